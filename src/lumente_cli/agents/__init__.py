@@ -1,0 +1,1 @@
+"""The six agents behind typed contracts, and the providers that run them."""

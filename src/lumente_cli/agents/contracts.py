@@ -1,0 +1,121 @@
+"""Typed contracts shared by every provider (offline and Claude).
+
+Inputs carry only what an agent may see: the evaluator's input has no memory
+field at all, so memory cannot reach a verdict even by mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from lumente_cli.memory.facts import MemoryFact
+from lumente_cli.parts import PartKey
+from lumente_cli.session import Verdict
+
+AgentRole = Literal["question_asker", "hint_giver", "evaluator", "question_judge", "coach", "mapper"]
+MEMORY_ROLES: frozenset[str] = frozenset({"hint_giver", "coach"})
+
+MAX_ANSWER_CHARS = 8000
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    concept: str = Field(description="Concept id, e.g. 'jwt'.")
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+# question asker -------------------------------------------------------------
+
+
+class AskInput(_In):
+    part: PartKey
+    level: int = Field(ge=1, le=4)
+
+
+class Question(_Out):
+    prompt: str = Field(description="What the student is asked to do for this part.")
+    cues: list[str] = Field(default_factory=list, description="Guiding cues (level 2).")
+    worked_example: str | None = Field(default=None, description="The part worked out (level 1 only).")
+
+
+# hint giver -------------------------------------------------------------------
+
+
+class HintInput(_In):
+    part: PartKey
+    level: int = Field(ge=1, le=5)
+    tap: int = Field(ge=1, description="Which Help tap on this part this is (1 for the first).")
+    memory: tuple[MemoryFact, ...] = ()
+
+
+class Remark(_Out):
+    """A hint or a coach note: the message and the memory fact IDs it rests on."""
+
+    message: str
+    cites: list[str] = Field(default_factory=list)
+
+
+# evaluator --------------------------------------------------------------------
+
+
+class EvaluateInput(_In):
+    part: PartKey
+    level: int = Field(ge=1, le=5)
+    answer: str = Field(max_length=MAX_ANSWER_CHARS)
+
+
+class Evaluation(_Out):
+    verdict: Verdict
+    feedback: str = Field(description="Short feedback that does not give the answer away.")
+    covered: list[str] = Field(default_factory=list, description="Key point ids the answer covered.")
+
+
+# question judge ---------------------------------------------------------------
+
+
+class JudgeInput(_In):
+    part: PartKey
+    question: str = Field(max_length=MAX_ANSWER_CHARS)
+
+
+class QuestionJudgement(_Out):
+    verdict: Verdict
+    feedback: str
+
+
+# coach ------------------------------------------------------------------------
+
+
+class PartResult(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    part: PartKey
+    level: int
+    new_level: int
+    verdict: Verdict
+    question: Verdict | None = None
+    points: int
+    help_taps: int
+
+
+class CoachInput(_In):
+    prediction: int
+    score: int
+    results: tuple[PartResult, ...]
+    memory: tuple[MemoryFact, ...] = ()
+
+
+# mapper -----------------------------------------------------------------------
+
+
+class MapInput(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = Field(description="The concept name as the student typed it on the command line.")
+    concept_id: str = Field(description="The id the new concept file must carry, [a-z0-9_].")

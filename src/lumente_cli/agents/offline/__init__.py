@@ -1,0 +1,5 @@
+"""The offline provider: deterministic agents built from the concept file."""
+
+from lumente_cli.agents.offline.provider import OfflineAgents
+
+__all__ = ["OfflineAgents"]

@@ -1,0 +1,117 @@
+"""Just enough English for rubric matching: normalising, word stems, clauses,
+and the phrasing syntax of concept files ('word word|synonym hyphen-word')."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+_CONTRACTIONS = [
+    (re.compile(r"\bcan['’]t\b"), "can not"),
+    (re.compile(r"\bwon['’]t\b"), "will not"),
+    (re.compile(r"\bshan['’]t\b"), "shall not"),
+    (re.compile(r"n['’]t\b"), " not"),
+    (re.compile(r"['’](re|ve|ll|d|m)\b"), ""),
+    (re.compile(r"['’]s\b"), ""),
+]
+_WORD = re.compile(r"[a-z0-9+#]+")
+_SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
+_CLAUSE_SPLIT = re.compile(r",|:|\(|\)|—|–|\b(?:but|while|whereas|although|though|however|unlike|instead)\b")
+
+NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather"})
+FUNCTION_WORDS = frozenset(
+    """a an the and or but so because if then than as of to in on at by for from with about into onto
+    over under between through is are was were be been being am it its this that these those there here
+    which who whom whose what when where why how not no can could will would shall should may might must
+    do does did done has have had having i you we they he she them us our your their my me his her
+    also only just very more most less least same other another each every any some all both either
+    such one own up out via per like lets let get gets make makes made use uses used mean means""".split()
+)
+
+_SUFFIXES = (
+    "izations", "isations", "ization", "isation", "ations", "ation", "ings", "ing", "ments", "ment",
+    "ness", "ions", "ion", "ies", "ied", "ers", "er", "est", "ed", "es", "ly", "s",
+)
+
+
+def normalise(text: str) -> str:
+    folded = unicodedata.normalize("NFKC", text).lower()
+    for pattern, replacement in _CONTRACTIONS:
+        folded = pattern.sub(replacement, folded)
+    return folded
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(normalise(text))
+
+
+@lru_cache(maxsize=8192)
+def stem(word: str) -> str:
+    """A light suffix stripper: plurals, -ing, -ed, -ation, -ly... Same rules both sides."""
+    w = word.lower()
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    for suffix in _SUFFIXES:
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            w = w[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                w += "y"
+            break
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+        w = w[:-1]
+    return w
+
+
+def stems(text: str) -> list[str]:
+    return [stem(w) for w in words(text)]
+
+
+def sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE_SPLIT.split(normalise(text)) if s.strip()]
+
+
+def clauses(sentence: str) -> list[str]:
+    return [c for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip()]
+
+
+def word_matches(term: str, candidate: str) -> bool:
+    """A term stem matches an answer stem exactly, or as a prefix when it is long enough
+    to be specific ('chang' matches 'changed', 'tamper' matches 'tampering')."""
+    return candidate == term or (len(term) >= 5 and candidate.startswith(term))
+
+
+@dataclass(frozen=True)
+class Phrasing:
+    """All terms must appear; each term lists alternatives; an alternative may need several words."""
+
+    source: str
+    terms: tuple[tuple[tuple[str, ...], ...], ...]
+
+    def matches(self, bag: frozenset[str]) -> bool:
+        return all(any(all(any(word_matches(w, s) for s in bag) for w in alt) for alt in term) for term in self.terms)
+
+
+@lru_cache(maxsize=4096)
+def compile_phrasing(source: str) -> Phrasing:
+    terms = []
+    for term in source.split():
+        alts = tuple(tuple(stem(w) for w in words(alt)) for alt in term.split("|"))
+        terms.append(tuple(a for a in alts if a))
+    return Phrasing(source, tuple(t for t in terms if t))
+
+
+def is_negated(clause: str) -> bool:
+    return any(w in NEGATIONS for w in words(clause))
+
+
+def function_word_ratio(text: str) -> float:
+    ws = words(text)
+    return sum(w in FUNCTION_WORDS for w in ws) / len(ws) if ws else 0.0
+
+
+def shingles(tokens: list[str], n: int = 4) -> set[tuple[str, ...]]:
+    return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}

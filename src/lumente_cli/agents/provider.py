@@ -1,0 +1,46 @@
+"""What every provider offers, and the one entry point `with_memory` wraps."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from lumente_cli.agents.contracts import (
+    AgentRole,
+    AskInput,
+    CoachInput,
+    EvaluateInput,
+    Evaluation,
+    HintInput,
+    JudgeInput,
+    Question,
+    QuestionJudgement,
+    Remark,
+)
+
+
+class Agents(Protocol):
+    """A provider: the five session agents for one concept."""
+
+    name: str
+
+    def ask(self, inp: AskInput) -> Question: ...
+    def hint(self, inp: HintInput) -> Remark: ...
+    def evaluate(self, inp: EvaluateInput) -> Evaluation: ...
+    def judge(self, inp: JudgeInput) -> QuestionJudgement: ...
+    def coach(self, inp: CoachInput) -> Remark: ...
+
+
+_METHODS: dict[str, str] = {
+    "question_asker": "ask",
+    "hint_giver": "hint",
+    "evaluator": "evaluate",
+    "question_judge": "judge",
+    "coach": "coach",
+}
+
+
+def call_agent(agents: Agents, role: AgentRole, inp: BaseModel) -> Any:
+    """Run one agent by role; the session runner only ever calls agents this way."""
+    return getattr(agents, _METHODS[role])(inp)

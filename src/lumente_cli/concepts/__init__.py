@@ -1,0 +1,1 @@
+"""The concept library: curated concept files, user files, and their schema."""

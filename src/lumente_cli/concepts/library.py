@@ -1,0 +1,147 @@
+"""Finding and loading concept files: the shipped library, the user's own files
+in the config dir, and concepts the Claude mapper built earlier."""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from lumente_cli.concepts.schema import Concept
+from lumente_cli.errors import ConceptError
+from lumente_cli.parts import PARTS
+from lumente_cli.text import slug
+
+MAX_FILE_BYTES = 512 * 1024
+
+
+@dataclass(frozen=True)
+class ConceptSource:
+    concept: Concept
+    path: str
+    origin: str  # "library", "user" or "mapped"
+
+
+@dataclass
+class Library:
+    concepts: dict[str, ConceptSource] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def ids(self) -> list[str]:
+        return sorted(self.concepts)
+
+    def resolve(self, name: str) -> Concept:
+        """Find a concept by id, name or alias; suggest near names when unknown."""
+        found = self.find(name)
+        if found:
+            return found
+        raise ConceptError(f"unknown concept {name!r}.", hint=self.suggestion(name))
+
+    def find(self, name: str) -> Concept | None:
+        want = slug(name)
+        if want in self.concepts:
+            return self.concepts[want].concept
+        for source in self.concepts.values():
+            c = source.concept
+            if want in {slug(c.name), slug(c.full_name or "")} | {slug(a) for a in c.aliases}:
+                return c
+        return None
+
+    def suggestion(self, name: str) -> str:
+        want = slug(name)
+        names: dict[str, str] = {}
+        for cid, source in self.concepts.items():
+            names[cid] = cid
+            for alias in source.concept.aliases:
+                names.setdefault(slug(alias), cid)
+        close = difflib.get_close_matches(want, list(names), n=3, cutoff=0.6)
+        close_ids = list(dict.fromkeys(names[c] for c in close))
+        if close_ids:
+            return "Did you mean: " + ", ".join(close_ids) + "?  (`lumente concepts` lists them all)"
+        return "`lumente concepts` lists the concepts you can practise."
+
+
+def load_file(path: Path, *, display: str | None = None) -> Concept:
+    """Parse and validate one file; a problem names the file and the field."""
+    where = display or str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConceptError(f"concept file {where}: cannot be read ({exc.strerror or exc}).") from None
+    return parse_concept(raw, where, expected_id=path.stem)
+
+
+def parse_concept(raw: bytes, where: str, *, expected_id: str | None = None) -> Concept:
+    if len(raw) > MAX_FILE_BYTES:
+        raise ConceptError(f"concept file {where}: larger than {MAX_FILE_BYTES // 1024} KB.")
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConceptError(f"concept file {where}: not UTF-8 text.") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConceptError(f"concept file {where}: not valid TOML ({exc}).") from None
+    try:
+        concept = Concept.model_validate(data)
+    except ValidationError as exc:
+        raise ConceptError(f"concept file {where}: {describe_validation_error(exc)}") from None
+    order = [key for key in data if key in PARTS]
+    if order != list(PARTS):
+        raise ConceptError(f"concept file {where}: the parts must appear in map order: {', '.join(PARTS)}.")
+    if expected_id is not None and concept.id != expected_id:
+        raise ConceptError(f"concept file {where}: field 'id' is {concept.id!r} but the file is named {expected_id!r}.")
+    return concept
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """'field coordinate.key_points[0].accept: Field required' (first problem, and a count)."""
+    errors = exc.errors()
+    first = errors[0]
+    loc = ""
+    for part in first["loc"]:
+        loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    message = first["msg"]
+    if first["type"] == "extra_forbidden":
+        message = "unknown field"
+    return f"field {loc or '(top level)'}: {message}{more}"
+
+
+def _library_files() -> list[tuple[str, bytes]]:
+    root = resources.files("lumente_cli.concepts") / "library"
+    return sorted(
+        (entry.name, entry.read_bytes()) for entry in root.iterdir() if entry.name.endswith(".toml")
+    )
+
+
+def load_library(*dirs: tuple[Path, str]) -> Library:
+    """The shipped concepts, then each (dir, origin) in turn; later files override earlier ones.
+
+    A broken shipped file is a bug and raises; a broken user file is reported in
+    `problems` so the rest of the library stays usable.
+    """
+    lib = Library()
+    for name, raw in _library_files():
+        concept = parse_concept(raw, f"library/{name}", expected_id=name.removesuffix(".toml"))
+        lib.concepts[concept.id] = ConceptSource(concept, f"library/{name}", "library")
+    for directory, origin in dirs:
+        if not directory.is_dir():
+            continue
+        for path in sorted(directory.glob("*.toml")):
+            try:
+                concept = load_file(path)
+            except ConceptError as exc:
+                lib.problems.append(exc.message)
+                continue
+            lib.concepts[concept.id] = ConceptSource(concept, str(path), origin)
+    return lib
+
+
+def load_default() -> Library:
+    from lumente_cli import paths
+
+    p = paths.current()
+    return load_library((p.mapped_concepts_dir, "mapped"), (p.user_concepts_dir, "user"))

@@ -1,0 +1,120 @@
+"""The concept file format (docs/concept-format.md describes it for authors).
+
+One TOML file per concept; the four parts appear as tables in map order. Every
+model forbids unknown fields so a typo in a user's file is reported, not ignored.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from lumente_cli.parts import PARTS, PartKey
+
+_ID = re.compile(r"^[a-z0-9_]+$")
+_TERM = re.compile(r"^[\w'+#.-]+(\|[\w'+#.-]+)*$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
+
+
+class KeyPoint(_Strict):
+    """One idea the rubric looks for in an answer."""
+
+    id: str = Field(description="Short identifier, [a-z0-9_].")
+    point: str = Field(min_length=3, description="The idea, as the reference map shows it.")
+    accept: list[str] = Field(
+        min_length=1,
+        description=(
+            "Accepted phrasings. Each is a set of words that must all appear, in any order "
+            "and any inflection; 'a|b' inside a phrasing lists synonyms for one word."
+        ),
+    )
+    nudge: str = Field(min_length=3, description="A question that points at the idea without stating it.")
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError("must use only lowercase letters, digits and _")
+        return value
+
+    @field_validator("accept")
+    @classmethod
+    def _phrasings(cls, value: list[str]) -> list[str]:
+        for phrasing in value:
+            words = phrasing.split()
+            if not words or not all(_TERM.match(w) for w in words):
+                raise ValueError(f"phrasing {phrasing!r} must be words separated by spaces, synonyms joined by '|'")
+        return value
+
+
+class Confusion(_Strict):
+    """A common wrong idea; saying it caps the verdict at partial."""
+
+    match: list[str] = Field(min_length=1, description="Phrasings that state the confusion (same syntax as accept).")
+    nudge: str = Field(min_length=3, description="A question that makes the student reconsider.")
+
+    @field_validator("match")
+    @classmethod
+    def _phrasings(cls, value: list[str]) -> list[str]:
+        return KeyPoint._phrasings(value)
+
+
+class Part(_Strict):
+    question: str = Field(min_length=5, description="The open question asked at level 3.")
+    guided: list[str] = Field(min_length=2, description="Leading questions asked at level 2, in order.")
+    cues: list[str] = Field(min_length=2, description="Guiding cues shown with the leading questions.")
+    worked_example: str = Field(min_length=20, description="The part worked out, shown at level 1.")
+    reference: str = Field(min_length=20, description="The reference answer, shown after the session.")
+    hints: list[str] = Field(min_length=3, description="Hints from vague to specific, one per Help tap.")
+    key_points: list[KeyPoint] = Field(min_length=2)
+    solid_needs: int | None = Field(
+        default=None, ge=1, description="Key points a solid answer must cover; default two thirds, rounded up."
+    )
+    confusions: list[Confusion] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check(self) -> Part:
+        ids = [kp.id for kp in self.key_points]
+        if len(set(ids)) != len(ids):
+            raise ValueError("key point ids must be unique within a part")
+        if self.solid_needs is not None and self.solid_needs > len(self.key_points):
+            raise ValueError("solid_needs is larger than the number of key points")
+        return self
+
+    @property
+    def needed_for_solid(self) -> int:
+        if self.solid_needs is not None:
+            return self.solid_needs
+        return max(1, -(-2 * len(self.key_points) // 3))
+
+
+class Concept(_Strict):
+    id: str = Field(description="The name used on the command line and in memory keys, [a-z0-9_].")
+    name: str = Field(min_length=1, description="How the concept is shown, e.g. 'JWT'.")
+    full_name: str | None = None
+    aliases: list[str] = Field(default_factory=list, description="Other names the command line accepts.")
+    summary: str = Field(min_length=10, description="One sentence: what it is, for `lumente concepts`.")
+    terms: list[str] = Field(
+        default_factory=list, description="Words that show a question is about this concept (for the question judge)."
+    )
+    supraordinate: Part
+    coordinate: Part
+    attributes: Part
+    subordinate: Part
+
+    @field_validator("id")
+    @classmethod
+    def _id(cls, value: str) -> str:
+        if not _ID.match(value):
+            raise ValueError("must use only lowercase letters, digits and _")
+        return value
+
+    def part(self, key: PartKey) -> Part:
+        return getattr(self, key)
+
+    def parts(self) -> list[tuple[PartKey, Part]]:
+        return [(key, self.part(key)) for key in PARTS]

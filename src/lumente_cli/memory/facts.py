@@ -1,0 +1,104 @@
+"""The only sentences Lumente ever writes to memory, and how to read them back.
+
+Each fact is built from numbers the session engine already worked out; no
+student text can reach a template. Parsing is the inverse of rendering, so
+recall keeps only rows this code could have written (a derived or foreign row
+on the service is dropped, never shown or cited).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from lumente_cli.parts import MAX_LEVEL, MEMORY_LABELS, PARTS, PartKey
+
+FactKind = Literal["level", "gap", "help"]
+
+MEMORY_LEVEL_TEXT: dict[int, str] = {
+    1: "a worked example to explain back",
+    2: "leading questions with cues",
+    3: "an open question, hints on request",
+    4: "the part's name only, hints on request",
+    5: "on their own, with a question of their own",
+}
+
+
+class MemoryFact(BaseModel):
+    """One remembered fact as the hint giver and coach receive it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    key: str
+    kind: FactKind
+    part: PartKey | None = None
+    sentence: str
+    at: str
+    reason: str = ""
+    level: int | None = None
+    predicted: int | None = None
+    proved: int | None = None
+    help_taps: int | None = None
+
+    def line(self) -> str:
+        """The one-line form used in prompts: `- <id>: <sentence>`."""
+        return f"- {self.id}: {self.sentence}"
+
+
+def level_key(part: PartKey) -> str:
+    return f"level_{part}"
+
+
+def help_key(part: PartKey) -> str:
+    return f"help_{part}"
+
+
+GAP_KEY = "gap"
+ALL_KEYS: tuple[str, ...] = tuple(level_key(p) for p in PARTS) + (GAP_KEY,) + tuple(help_key(p) for p in PARTS)
+
+
+def level_sentence(concept_name: str, part: PartKey, level: int) -> str:
+    return f"On {concept_name}, {MEMORY_LABELS[part]} is now at level {level} of {MAX_LEVEL}: {MEMORY_LEVEL_TEXT[level]}."
+
+
+def gap_sentence(concept_name: str, predicted: int, proved: int) -> str:
+    return f"Last time on {concept_name} you guessed {predicted} and proved {proved}."
+
+
+def help_sentence(concept_name: str, part: PartKey, taps: int) -> str:
+    took = "no Help" if taps == 0 else ("1 Help tap" if taps == 1 else f"{taps} Help taps")
+    return f"'{MEMORY_LABELS[part]}' took {took} on {concept_name} last time."
+
+
+_LEVEL_RE = re.compile(r"^On (?P<name>.+), (?P<label>[A-Za-z ]+) is now at level (?P<n>[1-5]) of 5: (?P<text>.+)\.$")
+_GAP_RE = re.compile(r"^Last time on (?P<name>.+) you guessed (?P<p>\d) and proved (?P<s>\d)\.$")
+_HELP_RE = re.compile(r"^'(?P<label>[A-Za-z ]+)' took (?P<took>no Help|1 Help tap|(?P<n>\d+) Help taps) on (?P<name>.+) last time\.$")
+
+
+def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:
+    """Turn a stored row back into a fact, or None if this code did not write it."""
+    if key == GAP_KEY:
+        m = _GAP_RE.match(value)
+        if not m or value != gap_sentence(m["name"], int(m["p"]), int(m["s"])):
+            return None
+        return MemoryFact(id=id, key=key, kind="gap", sentence=value, at=at, predicted=int(m["p"]), proved=int(m["s"]))
+    kind, _, part = key.partition("_")
+    if part not in PARTS:
+        return None
+    if kind == "level":
+        m = _LEVEL_RE.match(value)
+        if not m or value != level_sentence(m["name"], part, int(m["n"])):  # type: ignore[arg-type]
+            return None
+        return MemoryFact(id=id, key=key, kind="level", part=part, sentence=value, at=at, level=int(m["n"]))  # type: ignore[arg-type]
+    if kind == "help":
+        m = _HELP_RE.match(value)
+        if not m:
+            return None
+        taps = 0 if m["took"] == "no Help" else (1 if m["n"] is None else int(m["n"]))
+        if value != help_sentence(m["name"], part, taps):  # type: ignore[arg-type]
+            return None
+        return MemoryFact(id=id, key=key, kind="help", part=part, sentence=value, at=at, help_taps=taps)  # type: ignore[arg-type]
+    return None

@@ -1,0 +1,29 @@
+"""Small text helpers shared by every layer: slugs and untrusted-text sanitising."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_SLUG_DROP = re.compile(r"[^a-z0-9]+")
+# CSI, OSC, and other escape sequences, then any remaining C0/C1 control character
+# except newline and tab. Outside text (model replies, concept files) goes through this.
+_ESCAPES = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI ... final byte
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC ... BEL or ST
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS/SOS/PM/APC strings
+    r"|\x1b[@-Z\\-_]"  # two-byte escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
+)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def slug(name: str) -> str:
+    """'Hashing vs. Encryption' -> 'hashing_vs_encryption'; only [a-z0-9_] survives."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return _SLUG_DROP.sub("_", folded).strip("_")
+
+
+def sanitize(text: str) -> str:
+    """Neutralise terminal escape sequences and control characters in outside text."""
+    return _CONTROLS.sub("", _ESCAPES.sub("", text))

@@ -1,0 +1,36 @@
+"""Every test runs with Lumente's files in a temp dir and no way to reach a real
+service: XDG dirs and LUMENTE_HOME point at tmp_path, Claude at a closed port."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for var, sub in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_STATE_HOME", "state"),
+        ("XDG_CACHE_HOME", "cache"),
+    ):
+        monkeypatch.setenv(var, str(tmp_path / "xdg" / sub))
+    for var in (
+        "LUMENTE_HOME",
+        "LUMENTE_MEMORY_URL",
+        "LUMENTE_MEMORY_CONTEXT",
+        "LUMENTE_MEMORY_API_KEY",
+        "LUMENTE_MODEL",
+        "LUMENTE_PROVIDER",
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "NO_COLOR",
+        "FORCE_COLOR",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("COLUMNS", "80")
+    return tmp_path
