@@ -3,7 +3,12 @@ service: XDG dirs and LUMENTE_HOME point at tmp_path, Claude at a closed port.""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # `from helpers import ...` from any test folder
 
 
 @pytest.fixture(autouse=True)

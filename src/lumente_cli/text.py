@@ -27,3 +27,21 @@ def slug(name: str) -> str:
 def sanitize(text: str) -> str:
     """Neutralise terminal escape sequences and control characters in outside text."""
     return _CONTROLS.sub("", _ESCAPES.sub("", text))
+
+
+def reflow(text: str) -> str:
+    """Undo the hard line breaks of text written in a TOML file, keeping
+    paragraphs and '- ' list items, so the terminal can wrap it at its width."""
+    blocks: list[str] = []
+    for block in text.strip().split("\n\n"):
+        items: list[str] = []
+        for line in block.splitlines():
+            stripped = line.strip()
+            if not stripped:
+                continue
+            if stripped.startswith(("- ", "* ", "• ")) or not items:
+                items.append(stripped)
+            else:
+                items[-1] += " " + stripped
+        blocks.append("\n".join(items))
+    return "\n\n".join(blocks)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from pydantic import BaseModel
@@ -18,6 +19,16 @@ from lumente_cli.agents.contracts import (
     QuestionJudgement,
     Remark,
 )
+
+
+@dataclass
+class Usage:
+    """What a provider spent in one session (all zeros offline)."""
+
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    fallbacks: int = 0
 
 
 class Agents(Protocol):

@@ -1,0 +1,1 @@
+"""The command-line layer: parse options, call the modules below, print."""

@@ -1,0 +1,100 @@
+"""What every command shares: global options, consoles, JSON output, and the
+one place errors become a message and an exit status."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from lumente_cli.errors import LumenteError
+from lumente_cli.exitcodes import ExitCode
+from lumente_cli.views.console import make_console
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Globals:
+    verbose: bool = False
+    quiet: bool = False
+    no_color: bool = False
+
+
+def globals_of(ctx: typer.Context | None = None) -> Globals:
+    ctx = ctx or _current_context()
+    root = ctx.find_root() if ctx else None
+    obj = root.obj if root is not None else None
+    return obj if isinstance(obj, Globals) else Globals()
+
+
+def _current_context() -> typer.Context | None:
+    from typer._click.globals import get_current_context
+
+    return get_current_context(silent=True)  # type: ignore[return-value]
+
+
+def out_console() -> Console:
+    g = globals_of()
+    return make_console(no_color=g.no_color, quiet=g.quiet)
+
+
+def err_console(*, quiet_ok: bool = True) -> Console:
+    """Prompts, spinners, notices. Errors use `error_console`, which -q never silences."""
+    g = globals_of()
+    return make_console(stderr=True, no_color=g.no_color, quiet=g.quiet and quiet_ok)
+
+
+def print_json(document: Any) -> None:
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.flush()
+
+
+def report_error(message: str, hint: str | None = None) -> None:
+    console = make_console(stderr=True, no_color=globals_of().no_color)
+    line = Text("lumente: ", style="bold red")
+    line.append(message)
+    console.print(line, soft_wrap=True)
+    if hint:
+        console.print(Text(hint, style="dim"), soft_wrap=True)
+
+
+def handle_errors(func: F) -> F:
+    """Expected failures print one line (and a hint) and exit with their code;
+    Ctrl-C exits 130; a bug prints a short notice instead of a traceback."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except LumenteError as exc:
+            report_error(exc.message, exc.hint)
+            raise typer.Exit(int(exc.exit_code)) from None
+        except KeyboardInterrupt:
+            report_error("interrupted.")
+            raise typer.Exit(int(ExitCode.INTERRUPTED)) from None
+        except (typer.Exit, typer.Abort, SystemExit):
+            raise
+        except BrokenPipeError:
+            # The reader went away (e.g. `| head`): nothing more to say to it.
+            sys.stderr.close()
+            raise typer.Exit(int(ExitCode.OK)) from None
+        except Exception as exc:
+            if os.environ.get("LUMENTE_DEBUG"):
+                traceback.print_exc()
+            report_error(
+                f"internal error ({type(exc).__name__}). This is a bug in Lumente; nothing you had was lost.",
+                "Run again with LUMENTE_DEBUG=1 to see the details, and please report them.",
+            )
+            raise typer.Exit(int(ExitCode.ERROR)) from None
+
+    return wrapper  # type: ignore[return-value]

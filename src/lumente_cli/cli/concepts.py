@@ -1,0 +1,66 @@
+"""`lumente concepts` and `lumente concepts show CONCEPT`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from lumente_cli.cli.common import err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.completion import concept_names
+from lumente_cli.exitcodes import ExitCode
+
+app = typer.Typer(help="List the concepts you can practise, or show one concept's map.", no_args_is_help=False)
+
+
+@app.callback(invoke_without_command=True)
+@handle_errors
+def list_concepts(
+    ctx: typer.Context,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
+) -> None:
+    """List the concepts you can practise."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from lumente_cli.concepts.library import load_default
+    from lumente_cli.views.concepts import concept_list
+
+    lib = load_default()
+    if json_out:
+        print_json({
+            "concepts": [
+                {"id": s.concept.id, "name": s.concept.name, "full_name": s.concept.full_name,
+                 "summary": s.concept.summary, "origin": s.origin, "path": s.path}
+                for s in (lib.concepts[i] for i in lib.ids())
+            ],
+            "problems": lib.problems,
+        })
+    else:
+        out_console().print(concept_list(lib))
+    _report_problems(lib.problems)
+
+
+@app.command("show")
+@handle_errors
+def show(
+    concept: Annotated[str, typer.Argument(help="The concept to show, e.g. jwt.", autocompletion=concept_names)],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the concept as JSON.")] = False,
+) -> None:
+    """Show a concept's four-part map: the reference answers and key points."""
+    from lumente_cli.concepts.library import load_default
+    from lumente_cli.views.concepts import concept_map
+
+    lib = load_default()
+    found = lib.resolve(concept)
+    if json_out:
+        print_json(found.model_dump(mode="json"))
+    else:
+        out_console().print(concept_map(found))
+
+
+def _report_problems(problems: list[str]) -> None:
+    if problems:
+        console = err_console(quiet_ok=False)
+        for problem in problems:
+            console.print(f"lumente: {problem}", style="red", soft_wrap=True)
+        raise typer.Exit(int(ExitCode.ERROR))

@@ -1,0 +1,91 @@
+"""`lumente practice CONCEPT`."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from lumente_cli.cli.common import err_console, globals_of, handle_errors, out_console
+from lumente_cli.errors import UsageError
+from lumente_cli.exitcodes import ExitCode
+from lumente_cli.cli.completion import concept_names
+
+
+class ProviderChoice(str, Enum):
+    offline = "offline"
+    claude = "claude"
+
+
+@handle_errors
+def practice(
+    concept: Annotated[str, typer.Argument(help="The concept to practise, e.g. jwt (`lumente concepts` lists them).",
+                                           autocompletion=concept_names)],
+    predict: Annotated[Optional[int], typer.Option("--predict", min=0, max=8, metavar="N",
+                                                    help="Your predicted score, 0-8, instead of asking.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the session's events as NDJSON on stdout.")] = False,
+    no_memory: Annotated[bool, typer.Option("--no-memory", help="Do not read or write long-term memory this time.")] = False,
+    provider: Annotated[Optional[ProviderChoice], typer.Option("--provider", help="Which agents run (default: claude when ANTHROPIC_API_KEY is set, else offline).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Resume a paused session on this concept without asking.")] = False,
+    restart: Annotated[bool, typer.Option("--restart", help="Start over, setting a paused session aside, without asking.")] = False,
+) -> None:
+    """Practise a concept: predict your score, work out the four parts, then see what you proved."""
+    from lumente_cli.agents.factory import make_agents
+    from lumente_cli.memory.service import LearnerMemory
+    from lumente_cli.practice.events import Emitter, ndjson_sink
+    from lumente_cli.practice.runner import PracticeRun
+    from lumente_cli.practice.student_io import ScriptedIO, TerminalIO
+    from lumente_cli.views.session import SessionView
+    from lumente_cli.workspace import Workspace
+
+    if resume and restart:
+        raise UsageError("--resume and --restart cannot be used together.")
+    g = globals_of()
+    ws = Workspace()
+    try:
+        lib = ws.library()
+        found = lib.resolve(concept) if lib.find(concept) or not _can_map(ws, provider) else None
+        if found is None:
+            found = _map_new_concept(ws, concept, provider)
+        prompts = err_console()
+        interactive = sys.stdin.isatty()
+        io = TerminalIO(prompts) if interactive else ScriptedIO(echo=prompts)
+        emitter = Emitter()
+        view_console = err_console() if json_out else out_console()
+        emitter.add(SessionView(view_console, verbose=g.verbose))
+        if json_out:
+            emitter.add(ndjson_sink(sys.stdout))
+        for problem in lib.problems:
+            prompts.print(f"warning: {problem}", style="yellow", soft_wrap=True)
+        agents, usage = make_agents(found, ws.settings, provider.value if provider else None,
+                                    notify=lambda message: emitter.emit("notice", message=message))
+        store = ws.store
+        learner_id = store.learner_id(ws.pseudonym)
+        backend = ws.memory_backend(disabled=no_memory)
+        memory = LearnerMemory(backend, store, ws.pseudonym, found.id) if backend.enabled else None
+        run = PracticeRun(
+            concept=found, store=store, learner_id=learner_id, agents=agents, io=io, emitter=emitter,
+            memory=memory, memory_kind=backend.kind, predict=predict,
+            resume="resume" if resume else ("restart" if restart else "ask"),
+            spinner=lambda message: prompts.status(message, spinner="dots"), usage=usage,
+        )
+        code = run.run()
+        backend.close()
+    finally:
+        ws.close()
+    if code != ExitCode.OK:
+        raise typer.Exit(int(code))
+
+
+def _can_map(ws, provider) -> bool:  # noqa: ANN001
+    from lumente_cli.agents.factory import claude_available
+
+    return claude_available(ws.settings, provider.value if provider else None)
+
+
+def _map_new_concept(ws, name: str, provider):  # noqa: ANN001, ANN202
+    from lumente_cli.agents.factory import map_new_concept
+
+    return map_new_concept(ws, name, provider.value if provider else None, console=err_console())

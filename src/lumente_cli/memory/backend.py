@@ -1,0 +1,71 @@
+"""Which memory Lumente talks to: embedded (default), remote, or off.
+
+Both the embedded and the remote path use the same `MemoryClient`; only the
+transport differs. Clients are created lazily, so a command that never needs
+memory never opens the memory database or the network.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from lumente_cli.paths import Paths
+from lumente_cli.settings import Settings
+
+if TYPE_CHECKING:
+    from lumente_cli.memory.client import MemoryClient
+
+BackendKind = Literal["embedded", "remote", "off"]
+REMOTE_TIMEOUT_S = 5.0
+
+
+@dataclass
+class MemoryBackend:
+    kind: BackendKind
+    where: str
+    url: str = ""
+    context: str = "lumente"
+    api_key: str = field(default="", repr=False)
+    db_path: str = ""
+    _client: MemoryClient | None = field(default=None, init=False, repr=False)
+
+    @property
+    def enabled(self) -> bool:
+        return self.kind != "off"
+
+    def client(self) -> MemoryClient:
+        """Open the client on first use. Raises MemoryError if it cannot be opened."""
+        if self._client is None:
+            from lumente_cli.memory.client import MemoryUnavailable, embedded_client, remote_client
+
+            if self.kind == "off":
+                raise MemoryUnavailable("memory is off", where=self.where)
+            if self.kind == "remote":
+                self._client = remote_client(
+                    self.url, context=self.context, api_key=self.api_key or None, timeout=REMOTE_TIMEOUT_S
+                )
+            else:
+                from pathlib import Path
+
+                try:
+                    self._client = embedded_client(Path(self.db_path), context=self.context)
+                except Exception as exc:  # the engine could not open its file: report, don't crash
+                    raise MemoryUnavailable(f"cannot open the embedded memory: {exc}", where=self.where) from None
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+
+
+def from_settings(settings: Settings, paths: Paths, *, disabled: bool = False) -> MemoryBackend:
+    context = settings["memory_context"] or "lumente"
+    if disabled or settings["memory"] == "off":
+        return MemoryBackend("off", "memory is off", context=context)
+    url = settings["memory_url"].rstrip("/")
+    if url:
+        return MemoryBackend("remote", url, url=url, context=context, api_key=settings["memory_api_key"])
+    db = paths.memory_database
+    return MemoryBackend("embedded", f"embedded memory at {db}", context=context, db_path=str(db))

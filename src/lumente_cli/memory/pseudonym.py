@@ -1,0 +1,57 @@
+"""The learner pseudonym: HMAC-SHA256 of the sign-in ID under a random local secret.
+
+Memory only ever sees the pseudonym; the secret never leaves the 0600 file.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import hmac
+import os
+import secrets
+from pathlib import Path
+
+from lumente_cli.errors import StorageError
+from lumente_cli.paths import write_private_file
+
+SECRET_BYTES = 32
+PSEUDONYM_HEX = 24
+
+
+def load_or_create_secret(path: Path) -> bytes:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        data = b""
+    except OSError as exc:
+        raise StorageError(f"cannot read the learner secret {path}: {exc.strerror or exc}.") from None
+    if data:
+        if len(data) < 16:
+            raise StorageError(f"the learner secret {path} is too short to be one Lumente made.",
+                               hint="Restore it from a backup; a new secret would give you a new pseudonym.")
+        if os.stat(path).st_mode & 0o077:
+            os.chmod(path, 0o600)
+        return data
+    try:
+        secret = secrets.token_bytes(SECRET_BYTES)
+        write_private_file(path, secret)
+    except OSError as exc:
+        raise StorageError(f"cannot create the learner secret {path}: {exc.strerror or exc}.") from None
+    return secret
+
+
+def default_sign_in() -> str:
+    try:
+        return getpass.getuser()
+    except Exception:  # no user name in this environment (e.g. a bare container)
+        return "learner"
+
+
+def pseudonym(secret: bytes, sign_in: str) -> str:
+    digest = hmac.new(secret, sign_in.strip().encode("utf-8"), hashlib.sha256).hexdigest()
+    return f"p_{digest[:PSEUDONYM_HEX]}"
+
+
+def scope_of(pseudo: str) -> str:
+    return f"learner/{pseudo}"

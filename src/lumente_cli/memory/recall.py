@@ -1,0 +1,80 @@
+"""Recall (`facts_of`): what the hint giver and the coach may be told.
+
+Rules (PRODUCT.md §6): drop rows written by the current session, keep the
+newest row of each key, and hand over at most 8 facts: the current level of
+each part in map order, then the latest gap, then the Help facts with the most
+Help first. Only rows this code could have written survive (`parse_fact`), and
+only rows whose provenance, when the service reports one, is our own upsert.
+
+One entity read gives the newest row of every key; a key's history is read
+only when its newest row came from the current session. That is the same
+result as reading every key's history, in one request instead of nine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from lumente_cli.memory import facts as F
+from lumente_cli.parts import LABELS, PARTS
+
+if TYPE_CHECKING:
+    from lumente_cli.memory.client import MemoryClient
+    from lumente_cli.memory.wire import AttributeDetail
+
+MAX_FACTS = 8
+OWN_SOURCE_KINDS = frozenset({"upsert"})
+
+
+def _acceptable(row: AttributeDetail) -> bool:
+    source = getattr(row, "source", None)
+    kind = getattr(source, "kind", None) if source is not None else None
+    return kind is None or kind in OWN_SOURCE_KINDS
+
+
+def newest_rows(
+    client: MemoryClient, entity_type: str, entity: str, *, exclude_ids: Collection[str], deadline: float | None
+) -> dict[str, AttributeDetail]:
+    view = client.entity(entity_type, entity, deadline=deadline)
+    if view is None:
+        return {}
+    newest: dict[str, AttributeDetail] = {}
+    for row in view.attributes:
+        if row.key in F.ALL_KEYS and row.id not in exclude_ids and _acceptable(row):
+            if row.key not in newest or newest[row.key].createdAt < row.createdAt:
+                newest[row.key] = row
+        elif row.key in F.ALL_KEYS and row.id in exclude_ids:
+            older = [
+                r for r in client.history(entity_type, entity, row.key, deadline=deadline)
+                if r.id not in exclude_ids and _acceptable(r)
+            ]
+            if older:
+                newest[row.key] = max(older, key=lambda r: r.createdAt)
+    return newest
+
+
+def select(rows: dict[str, AttributeDetail]) -> list[F.MemoryFact]:
+    parsed: dict[str, F.MemoryFact] = {}
+    for key, row in rows.items():
+        fact = F.parse_fact(key, row.value, id=row.id, at=row.createdAt)
+        if fact is not None:
+            parsed[key] = fact
+    chosen: list[F.MemoryFact] = []
+    for part in PARTS:
+        fact = parsed.get(F.level_key(part))
+        if fact:
+            chosen.append(fact.model_copy(update={"reason": f"current level of {LABELS[part]}"}))
+    if F.GAP_KEY in parsed:
+        chosen.append(parsed[F.GAP_KEY].model_copy(update={"reason": "your latest guess against your score"}))
+    helps = [parsed[F.help_key(p)] for p in PARTS if F.help_key(p) in parsed]
+    helps.sort(key=lambda f: -(f.help_taps or 0))  # stable: ties keep map order
+    for fact in helps:
+        chosen.append(fact.model_copy(update={"reason": f"Help on {LABELS[fact.part]} last time, most Help first"}))  # type: ignore[index]
+    return chosen[:MAX_FACTS]
+
+
+def facts_of(
+    client: MemoryClient, entity_type: str, entity: str, *, exclude_ids: Collection[str] = (), deadline: float | None = None
+) -> list[F.MemoryFact]:
+    return select(newest_rows(client, entity_type, entity, exclude_ids=exclude_ids, deadline=deadline))

@@ -1,0 +1,87 @@
+"""One learner's memory for one concept: recall within a budget, and writing
+a finished session's facts through the outbox. The runner talks to this."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from lumente_cli.agents.memory import Recall
+from lumente_cli.memory import writer
+from lumente_cli.memory.backend import MemoryBackend
+from lumente_cli.memory.pseudonym import scope_of
+from lumente_cli.memory.recall import facts_of
+from lumente_cli.parts import PartKey
+from lumente_cli.session import SessionState
+from lumente_cli.store import LocalStore
+
+RECALL_BUDGET_S = 1.5
+WRITE_BUDGET_S = 3.0
+
+
+@dataclass
+class LearnerMemory:
+    backend: MemoryBackend
+    store: LocalStore
+    pseudonym: str
+    concept_id: str
+    clock: Callable[[], float] = time.monotonic
+
+    @property
+    def scope(self) -> str:
+        return scope_of(self.pseudonym)
+
+    @property
+    def entity(self) -> str:
+        return writer.entity_name(self.pseudonym, self.concept_id)
+
+    def recall(self, session_id: str) -> Recall:
+        from lumente_cli.memory.client import MemoryError
+
+        if not self.backend.enabled:
+            return Recall("off", reason="memory is off")
+        started = self.clock()
+        try:
+            facts = facts_of(
+                self.backend.client(),
+                writer.ENTITY_TYPE,
+                self.entity,
+                exclude_ids=self.store.fact_ids_of_session(session_id),
+                deadline=started + RECALL_BUDGET_S,
+            )
+        except MemoryError as exc:
+            if self.clock() - started >= RECALL_BUDGET_S:
+                return Recall("unavailable", reason=f"memory did not answer within {RECALL_BUDGET_S:g} s")
+            return Recall("unavailable", reason=exc.message)
+        return Recall("recalled" if facts else "empty", tuple(facts))
+
+    def queue_session(self, session_id: str, concept_name: str, state: SessionState, observed_at: str) -> int:
+        """Queue the finished session's facts locally (always succeeds or raises StorageError)."""
+        def first_level_write(part: PartKey) -> bool:
+            return not self.store.has_fact_key(self.scope, self.entity, f"level_{part}")
+
+        facts = writer.session_facts(concept_name, state, first_level_write=first_level_write)
+        turn = sum(1 for _ in state.parts) + sum(p.help_taps for p in state.parts)
+        rows = []
+        for fact in facts:
+            body = writer.request_body(
+                fact, scope=self.scope, entity=self.entity, session_id=session_id, turn=turn, observed_at=observed_at
+            )
+            key = writer.idempotency_key(self.pseudonym, session_id, turn, fact, self.entity)
+            rows.append((key, self.scope, session_id, self.entity, fact.key, body))
+        return self.store.queue_facts(rows)
+
+    def deliver(self, budget_s: float | None = WRITE_BUDGET_S) -> writer.Delivery:
+        from lumente_cli.memory.client import MemoryError
+
+        pending = self.store.count_pending(self.scope)
+        if not pending:
+            return writer.Delivery(0, 0)
+        if not self.backend.enabled:
+            return writer.Delivery(0, pending, "memory is off")
+        try:
+            client = self.backend.client()
+        except MemoryError as exc:
+            return writer.Delivery(0, pending, exc.message)
+        return writer.deliver(self.store, client, self.scope, budget_s=budget_s, clock=self.clock)

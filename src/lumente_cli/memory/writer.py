@@ -1,0 +1,149 @@
+"""Turning a finished session into memory writes, and delivering the outbox.
+
+Facts are built from the engine's numbers only. Every write is queued in the
+local database first, then delivered one request at a time with a stable
+Idempotency-Key; whatever cannot be delivered now stays queued for the next
+run or `lumente memory sync`, and a replay can never write a fact twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lumente_cli.memory import facts as F
+from lumente_cli.parts import PartKey
+from lumente_cli.session import SessionState
+
+if TYPE_CHECKING:
+    from lumente_cli.memory.client import MemoryClient
+    from lumente_cli.store import LocalStore
+
+ENTITY_TYPE = "topic"
+MEMORY_CATEGORY = "knowledge"
+
+
+@dataclass(frozen=True)
+class FactWrite:
+    key: str
+    value: str
+    writer: str
+    numbers: tuple[tuple[str, int], ...]
+
+
+def entity_name(pseudonym: str, concept_id: str) -> str:
+    return f"{pseudonym}_{concept_id}"
+
+
+def session_facts(
+    concept_name: str, state: SessionState, *, first_level_write: Callable[[PartKey], bool]
+) -> list[FactWrite]:
+    """The facts one finished session produces, in the order they are written.
+
+    `first_level_write(part)` says whether memory has no level fact for the part
+    yet (first time finished, or after a forget); a level fact is written then,
+    and whenever the level changed.
+    """
+    assert state.finished and state.prediction is not None
+    out: list[FactWrite] = []
+    for p in state.parts:
+        assert p.new_level is not None
+        if p.new_level != p.level or first_level_write(p.part):
+            out.append(
+                FactWrite(F.level_key(p.part), F.level_sentence(concept_name, p.part, p.new_level), "advance",
+                          (("level", p.new_level), ("previous", p.level)))
+            )
+    out.append(
+        FactWrite(F.GAP_KEY, F.gap_sentence(concept_name, state.prediction, state.score), "coach",
+                  (("predicted", state.prediction), ("score", state.score)))
+    )
+    for p in state.parts:
+        out.append(
+            FactWrite(F.help_key(p.part), F.help_sentence(concept_name, p.part, p.help_taps), "hint_giver",
+                      (("help", p.help_taps),))
+        )
+    return out
+
+
+def request_body(
+    fact: FactWrite, *, scope: str, entity: str, session_id: str, turn: int, observed_at: str
+) -> dict[str, Any]:
+    labels = [f"session={session_id}", f"turn={turn}", f"writer={fact.writer}"]
+    labels += [f"{name}={value}" for name, value in fact.numbers]
+    return {
+        "infer": "triples",
+        "scopes": [[scope]],
+        "memory_category": MEMORY_CATEGORY,
+        "labels": labels,
+        "observed_at": observed_at,
+        "triples": [{"entity": {"type": ENTITY_TYPE, "name": entity}, "key": fact.key, "value": fact.value}],
+    }
+
+
+def idempotency_key(pseudonym: str, session_id: str, turn: int, fact: FactWrite, entity: str) -> str:
+    """Stable across crashes and reruns: the same session's fact always gets the same key."""
+    return f"lumente:{pseudonym}:{session_id}:t{turn}:{fact.writer}:{entity}:{fact.key}"
+
+
+@dataclass(frozen=True)
+class Delivery:
+    written: int
+    queued: int
+    error: str | None = None
+
+
+def deliver(
+    store: LocalStore,
+    client: MemoryClient,
+    scope: str,
+    *,
+    budget_s: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Delivery:
+    """Send the queued facts of one scope, oldest first, one request at a time.
+
+    Stops at the first failure (the service is likely down; later writes would
+    fail too) or when the budget runs out; what is left stays queued.
+    """
+    from lumente_cli.memory.client import MemoryConflict, MemoryError
+    from lumente_cli.memory.wire import FactsRequest
+
+    pending = store.pending_facts(scope)
+    if not pending:
+        return Delivery(0, 0)
+    deadline = clock() + budget_s if budget_s is not None else None
+    written = 0
+    try:
+        client.register_scope(scope, deadline=deadline)
+    except MemoryError as exc:
+        return Delivery(0, len(pending), exc.message)
+    for item in pending:
+        if deadline is not None and clock() >= deadline:
+            return Delivery(written, len(pending) - written, "time ran out")
+        try:
+            response = client.write_facts(
+                FactsRequest.model_validate(item.body), idempotency_key=item.idempotency_key, deadline=deadline
+            )
+        except MemoryConflict as exc:
+            # The same key is still in flight on the service (a crashed earlier run):
+            # leave it queued; the next delivery replays the stored response.
+            store.mark_failed(item.idempotency_key, exc.message)
+            return Delivery(written, len(pending) - written, exc.message)
+        except MemoryError as exc:
+            store.mark_failed(item.idempotency_key, exc.message)
+            return Delivery(written, len(pending) - written, exc.message)
+        store.mark_delivered(item.idempotency_key, _attribute_id(response, item.key))
+        written += 1
+    return Delivery(written, 0)
+
+
+def _attribute_id(response: Any, key: str) -> str | None:
+    extraction = getattr(response, "extraction", None)
+    if extraction is None:
+        return None
+    for attribute in extraction.attributes:
+        if attribute.key == key:
+            return attribute.id
+    return None

@@ -1,0 +1,288 @@
+"""The practice loop: read the student's input, call the agents, feed the
+engine, save every step, and emit events. All decisions about points and
+levels are `advance()`'s; this module only moves data between the parts."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from lumente_cli.agents.contracts import (
+    AskInput,
+    CoachInput,
+    EvaluateInput,
+    HintInput,
+    JudgeInput,
+    PartResult,
+    Remark,
+)
+from lumente_cli.agents.memory import CallRecord, MemoryTurn, Recall
+from lumente_cli.agents.provider import Agents, Usage, call_agent
+from lumente_cli.concepts.schema import Concept
+from lumente_cli.errors import LumenteError, UsageError
+from lumente_cli.exitcodes import ExitCode
+from lumente_cli.memory.service import LearnerMemory
+from lumente_cli.parts import LABELS, LEVEL_NAMES, MAX_LEVEL, PARTS
+from lumente_cli.practice.events import Emitter
+from lumente_cli.practice.student_io import EndOfInput, StudentIO, is_help
+from lumente_cli.session import (
+    MAX_SCORE,
+    AnswerJudged,
+    HelpTapped,
+    Predicted,
+    QuestionJudged,
+    SessionState,
+    advance,
+    replay,
+    start,
+)
+from lumente_cli.store import LocalStore, SessionRecord
+from lumente_cli.timeutil import now
+
+ResumeChoice = Literal["ask", "resume", "restart"]
+
+
+@contextlib.contextmanager
+def _no_spinner(_message: str) -> Iterator[None]:
+    yield
+
+
+@dataclass
+class PracticeRun:
+    concept: Concept
+    store: LocalStore
+    learner_id: int
+    agents: Agents
+    io: StudentIO
+    emitter: Emitter
+    memory: LearnerMemory | None = None
+    memory_kind: str = "off"
+    predict: int | None = None
+    resume: ResumeChoice = "ask"
+    spinner: Callable[[str], contextlib.AbstractContextManager[Any]] = _no_spinner
+    usage: Usage = field(default_factory=Usage)
+    record: SessionRecord | None = field(default=None, init=False)
+    state: SessionState | None = field(default=None, init=False)
+    turn: MemoryTurn | None = field(default=None, init=False)
+
+    # entry point -------------------------------------------------------------
+
+    def run(self) -> ExitCode:
+        self._open_session()
+        try:
+            self._play()
+        except KeyboardInterrupt:
+            self._pause("interrupted")
+            return ExitCode.INTERRUPTED
+        except EndOfInput:
+            self._pause("end_of_input")
+            return ExitCode.PAUSED
+        except LumenteError:
+            self._pause("bad_input")
+            raise
+        self._finish()
+        return ExitCode.OK
+
+    # session lifecycle -----------------------------------------------------------
+
+    def _open_session(self) -> None:
+        unfinished = self.store.unfinished_session(self.learner_id, self.concept.id)
+        resumed = False
+        if unfinished is not None:
+            if self.resume == "ask":
+                done = sum(p.status == "done" for p in unfinished.state.parts)
+                resumed = self.io.confirm(
+                    f"You have a paused {self.concept.name} session ({done} of {len(PARTS)} parts done). Resume it?",
+                    True,
+                )
+            else:
+                resumed = self.resume == "resume"
+            if not resumed:
+                self.store.set_status(unfinished.id, "abandoned")
+        if resumed and unfinished is not None:
+            self.record = unfinished
+            # The saved state must be what its saved events produce; replay proves it.
+            self.state = replay(unfinished.initial, unfinished.events)
+        else:
+            initial = start(self.concept.id, self.store.levels(self.learner_id, self.concept.id))
+            self.record = self.store.create_session(self.learner_id, self.concept.id, self.agents.name, initial)
+            self.state = initial
+        self.emitter.session_id = self.record.id
+        self.emitter.add(lambda event: self.store.log_event(self.record.id, event["event"], event))  # type: ignore[union-attr]
+        self.turn = MemoryTurn(
+            call_agent=lambda role, inp: call_agent(self.agents, role, inp),
+            recall=self._recall,
+            on_recall=self._announce_recall,
+            on_call=self._log_call,
+        )
+        self.emitter.emit(
+            "session_started",
+            concept=self.concept.id,
+            concept_name=self.concept.name,
+            provider=self.agents.name,
+            memory=self.memory_kind,
+            resumed=resumed,
+            levels={p.part: p.level for p in self.state.parts},
+        )
+
+    def _pause(self, reason: str) -> None:
+        if self.record is None:
+            return
+        self.store.set_status(self.record.id, "paused")
+        active = self.state.active if self.state else None
+        self.emitter.emit("session_paused", reason=reason, part=active.part if active else None)
+
+    # the session ------------------------------------------------------------------
+
+    def _play(self) -> None:
+        assert self.state is not None
+        if self.state.stage == "predict":
+            value = self.predict if self.predict is not None else self.io.prediction()
+            self._step(Predicted(value=value))
+            self.emitter.emit("predicted", prediction=value)
+        while not self.state.finished:
+            self._play_part()
+
+    def _play_part(self) -> None:
+        assert self.state is not None
+        part = self.state.active
+        assert part is not None
+        key, level = part.part, part.level
+        self._present(key, level)
+        if self.state.stage == "answer":
+            text = self._read_until_answer(f"{LABELS[key]} > ")
+            with self.spinner("Reading your answer…"):
+                evaluation = self.turn.call("evaluator", EvaluateInput(concept=self.concept.id, part=key, level=level, answer=text))  # type: ignore[union-attr]
+            self.store.record_answer(self.record.id, key, "answer", level, text, evaluation.verdict, evaluation.feedback)  # type: ignore[union-attr]
+            self.emitter.emit(
+                "verdict", part=key, kind="answer", verdict=evaluation.verdict, feedback=evaluation.feedback,
+                covered=evaluation.covered,
+            )
+            self._step(AnswerJudged(verdict=evaluation.verdict))
+        if self.state.stage == "question" and self.state.active is not None and self.state.active.part == key:
+            question = self._read_until_answer("Your own question > ")
+            with self.spinner("Reading your question…"):
+                judgement = self.turn.call("question_judge", JudgeInput(concept=self.concept.id, part=key, question=question))  # type: ignore[union-attr]
+            self.store.record_answer(self.record.id, key, "question", level, question, judgement.verdict, judgement.feedback)  # type: ignore[union-attr]
+            self.emitter.emit("verdict", part=key, kind="question", verdict=judgement.verdict, feedback=judgement.feedback, covered=[])
+            self._step(QuestionJudged(verdict=judgement.verdict))
+        done = self.state.parts[PARTS.index(key)]
+        if done.status == "done":
+            assert done.new_level is not None
+            if done.new_level != done.level:
+                self.emitter.emit("level_changed", part=key, **{"from": done.level, "to": done.new_level})
+            self.emitter.emit(
+                "part_finished", part=key, points=done.points, verdict=done.answer, question_verdict=done.question,
+                help_taps=done.help_taps, level=done.level, new_level=done.new_level,
+            )
+
+    def _present(self, key: Any, level: int) -> None:
+        own = level == MAX_LEVEL
+        if own:
+            prompt = (
+                f"{LABELS[key]} of {self.concept.name}, on your own: write it, then ask a question of your own about it."
+            )
+            cues: list[str] = []
+            example = None
+        else:
+            with self.spinner("Preparing the question…"):
+                q = self.turn.call("question_asker", AskInput(concept=self.concept.id, part=key, level=level))  # type: ignore[union-attr]
+            prompt, cues, example = q.prompt, q.cues, q.worked_example
+        self.emitter.emit(
+            "part_started", part=key, label=LABELS[key], index=PARTS.index(key) + 1, level=level,
+            level_name=LEVEL_NAMES[level], prompt=prompt, cues=cues, worked_example=example, own_question=own,
+        )
+
+    def _read_until_answer(self, prompt: str) -> str:
+        """Read lines; each Help tap goes through the engine and the hint giver."""
+        assert self.state is not None
+        while True:
+            text = self.io.line(prompt)
+            if not is_help(text):
+                return text
+            self._step(HelpTapped())
+            part = self.state.active
+            assert part is not None
+            with self.spinner("Finding a hint…"):
+                remark = self.turn.call(  # type: ignore[union-attr]
+                    "hint_giver", HintInput(concept=self.concept.id, part=part.part, level=part.level, tap=part.help_taps)
+                )
+            self.emitter.emit("hint", part=part.part, tap=part.help_taps, message=remark.message, citations=self._citations(remark))
+
+    def _step(self, event: Any) -> None:
+        assert self.state is not None and self.record is not None
+        self.state = advance(self.state, event)
+        self.store.record_step(self.record.id, event, self.state)
+
+    # the end ------------------------------------------------------------------------
+
+    def _finish(self) -> None:
+        assert self.state is not None and self.record is not None and self.turn is not None
+        state = self.state
+        self.store.finish_session(self.record, state)
+        self.store.add_usage(self.record.id, self.usage.input_tokens, self.usage.output_tokens)
+        assert state.prediction is not None
+        self.emitter.emit(
+            "session_finished", score=state.score, max_score=MAX_SCORE, prediction=state.prediction,
+            gap=state.score - state.prediction,
+            reference={key: part.reference.strip() for key, part in self.concept.parts()},
+            usage={"calls": self.usage.calls, "input_tokens": self.usage.input_tokens,
+                   "output_tokens": self.usage.output_tokens},
+        )
+        results = tuple(
+            PartResult(part=p.part, level=p.level, new_level=p.new_level or p.level, verdict=p.answer or "missing",
+                       question=p.question, points=p.points or 0, help_taps=p.help_taps)
+            for p in state.parts
+        )
+        with self.spinner("Writing your coach note…"):
+            remark = self.turn.call(
+                "coach", CoachInput(concept=self.concept.id, prediction=state.prediction, score=state.score, results=results)
+            )
+        self.emitter.emit("coach", message=remark.message, citations=self._citations(remark))
+        self._write_memory(state)
+
+    def _write_memory(self, state: SessionState) -> None:
+        if self.memory is None or not self.memory.backend.enabled:
+            return
+        assert self.record is not None
+        self.memory.queue_session(self.record.id, self.concept.name, state, observed_at=now())
+        with self.spinner("Saving to memory…"):
+            delivery = self.memory.deliver()
+        self.emitter.emit("memory_written", written=delivery.written, queued=delivery.queued, reason=delivery.error)
+
+    # memory plumbing -------------------------------------------------------------------
+
+    def _recall(self) -> Recall:
+        if self.memory is None:
+            return Recall("off", reason="memory is off")
+        assert self.record is not None
+        with self.spinner("Remembering…"):
+            return self.memory.recall(self.record.id)
+
+    def _announce_recall(self, result: Recall) -> None:
+        if result.status in ("recalled", "empty"):
+            self.emitter.emit(
+                "memory_recalled",
+                facts=[{"id": f.id, "key": f.key, "sentence": f.sentence, "at": f.at, "reason": f.reason} for f in result.facts],
+            )
+        elif result.status == "unavailable":
+            self.emitter.emit("memory_unavailable", reason=result.reason)
+
+    def _log_call(self, call: CallRecord) -> None:
+        assert self.record is not None
+        scope = self.memory.scope if self.memory is not None else None
+        self.store.record_agent_call(
+            self.record.id, call.role, self.agents.name, scope=scope, facts_given=call.facts_given,
+            cites_kept=call.cites_kept, cites_dropped=call.cites_dropped,
+        )
+
+    def _citations(self, remark: Remark) -> list[dict[str, str]]:
+        assert self.turn is not None
+        return [{"id": f.id, "sentence": f.sentence, "at": f.at} for f in self.turn.cited(remark)]
+
+
+def ensure_scripted_ok(io: StudentIO, predict: int | None) -> None:
+    if predict is not None and not 0 <= predict <= MAX_SCORE:
+        raise UsageError(f"--predict must be a whole number from 0 to {MAX_SCORE} (got {predict}).")

@@ -1,0 +1,41 @@
+"""The concept list and one concept's map."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from lumente_cli.concepts.library import Library
+from lumente_cli.concepts.schema import Concept
+from lumente_cli.parts import ASKS, LABELS
+from lumente_cli.text import reflow
+from lumente_cli.views.console import safe
+
+
+def concept_list(lib: Library) -> RenderableType:
+    table = Table(box=None, show_header=True, header_style="bold", padding=(0, 2, 0, 0))
+    table.add_column("concept", style="cyan", no_wrap=True)
+    table.add_column("what it is")
+    for cid in lib.ids():
+        source = lib.concepts[cid]
+        summary = safe(source.concept.summary)
+        if source.origin != "library":
+            summary.append(f"  ({source.origin})", style="dim")
+        table.add_row(cid, summary)
+    return table
+
+
+def concept_map(concept: Concept) -> RenderableType:
+    title = Text(concept.name, style="bold")
+    if concept.full_name:
+        title.append(f" · {concept.full_name}", style="bold")
+    parts: list[RenderableType] = [title, safe(concept.summary, "italic"), Text()]
+    for key, part in concept.parts():
+        parts.append(Text(f"{LABELS[key]}", style="bold cyan") + Text(f"  ({ASKS[key]})", style="dim"))
+        parts.append(safe(reflow(part.reference)))
+        parts.append(Text("Key points:", style="dim"))
+        for kp in part.key_points:
+            parts.append(Text("  · ", style="dim") + safe(kp.point, "dim"))
+        parts.append(Text())
+    return Group(*parts)

@@ -1,0 +1,200 @@
+"""`lumente practice` end to end through the real command tree, offline."""
+
+from __future__ import annotations
+
+import sqlite3
+import stat
+
+import pytest
+from helpers import JWT_SOLID, data_dir, lumente, script, solid_script
+
+from lumente_cli.parts import PARTS
+
+
+def test_scripted_json_session_prints_only_ndjson_and_finishes():
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=solid_script(6))
+    assert r.exit_code == 0, r.stderr
+    events = r.events()  # every stdout line parses as JSON
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "session_started" and kinds[1] == "predicted"
+    assert kinds.count("part_started") == 4 and kinds.count("part_finished") == 4
+    assert kinds[-2:] == ["session_finished", "coach"]
+    finished = next(e for e in events if e["event"] == "session_finished")
+    assert finished["score"] == 8 and finished["prediction"] == 6 and finished["gap"] == 2
+    assert set(finished["reference"]) == set(PARTS)
+    assert all(e["session_id"] == events[0]["session_id"] for e in events)
+    verdicts = [e["verdict"] for e in events if e["event"] == "verdict"]
+    assert verdicts == ["solid"] * 4
+    # the human view went to stderr
+    assert "Score 8/8" in r.stderr
+
+
+def test_second_session_starts_from_the_levels_the_first_left():
+    first = lumente("practice", "jwt", "--json", "--no-memory", input=solid_script(5))
+    assert first.exit_code == 0
+    changed = {e["part"]: e["to"] for e in first.events() if e["event"] == "level_changed"}
+    assert changed == {p: 3 for p in PARTS}
+    second = lumente("practice", "jwt", "--json", "--no-memory", input=solid_script(7))
+    started = second.events()[0]
+    assert started["levels"] == {p: 3 for p in PARTS}
+    assert [e["level"] for e in second.events() if e["event"] == "part_started"] == [3, 3, 3, 3]
+
+
+def test_help_taps_give_hints_from_vague_to_specific_and_count():
+    lines = ["?", "?", JWT_SOLID["supraordinate"], *list(JWT_SOLID.values())[1:]]
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=script(4, *lines))
+    assert r.exit_code == 0, r.stderr
+    hints = [e for e in r.events() if e["event"] == "hint"]
+    assert [h["tap"] for h in hints] == [1, 2]
+    assert hints[0]["message"] != hints[1]["message"]
+    first_part = next(e for e in r.events() if e["event"] == "part_finished")
+    assert first_part["help_taps"] == 2
+    assert first_part["new_level"] == first_part["level"]  # solid with two taps: no change
+
+
+def test_predict_option_replaces_the_first_line():
+    r = lumente("practice", "jwt", "--json", "--no-memory", "--predict", "3", input=solid_script(None))
+    assert r.exit_code == 0, r.stderr
+    assert next(e for e in r.events() if e["event"] == "predicted")["prediction"] == 3
+
+
+def test_level_five_takes_an_answer_then_a_question():
+    for _ in range(3):  # 2 -> 3 -> 4 -> 5
+        assert lumente("practice", "jwt", "--no-memory", input=solid_script(6)).exit_code == 0
+    levels = {p: 5 for p in PARTS}
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=solid_script(8, levels))
+    assert r.exit_code == 0, r.stderr
+    events = r.events()
+    assert all(e["own_question"] for e in events if e["event"] == "part_started")
+    kinds = [(e["kind"], e["verdict"]) for e in events if e["event"] == "verdict"]
+    assert kinds == [("answer", "solid"), ("question", "solid")] * 4
+    assert next(e for e in events if e["event"] == "session_finished")["score"] == 8
+
+
+@pytest.mark.parametrize("bad", ["nine", "9", "-1", "", "4.5"])
+def test_bad_prediction_in_a_script_is_a_usage_error(bad):
+    r = lumente("practice", "jwt", "--no-memory", input=script(None, bad, *JWT_SOLID.values()))
+    assert r.exit_code == 2
+    assert "prediction must be a whole number from 0 to 8" in r.stderr
+    assert "Traceback" not in r.stderr + r.stdout
+
+
+def test_predict_option_out_of_range_is_a_usage_error():
+    r = lumente("practice", "jwt", "--predict", "12", input="")
+    assert r.exit_code == 2
+
+
+def test_end_of_input_pauses_and_resume_continues_where_it_stopped():
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=script(5, JWT_SOLID["supraordinate"]))
+    assert r.exit_code == 3
+    paused = r.events()[-1]
+    assert paused["event"] == "session_paused" and paused["reason"] == "end_of_input"
+    assert paused["part"] == "coordinate"
+
+    nudge = lumente("practice", "jwt", "--no-memory", input=script(None, JWT_SOLID["coordinate"]))
+    assert nudge.exit_code == 2 and "--resume or --restart" in nudge.stderr
+
+    rest = list(JWT_SOLID.values())[1:]
+    resumed = lumente("practice", "jwt", "--json", "--no-memory", "--resume", input=script(None, *rest))
+    assert resumed.exit_code == 0, resumed.stderr
+    events = resumed.events()
+    assert events[0]["resumed"] is True and events[0]["session_id"] == paused["session_id"]
+    assert [e["part"] for e in events if e["event"] == "part_started"] == list(PARTS[1:])
+    assert next(e for e in events if e["event"] == "session_finished")["score"] == 8
+
+
+def test_restart_sets_the_paused_session_aside():
+    lumente("practice", "jwt", "--no-memory", input=script(5, JWT_SOLID["supraordinate"]))
+    r = lumente("practice", "jwt", "--json", "--no-memory", "--restart", input=solid_script(4))
+    assert r.exit_code == 0
+    assert r.events()[0]["resumed"] is False
+    con = sqlite3.connect(data_dir() / "lumente.db")
+    statuses = sorted(s for (s,) in con.execute("SELECT status FROM session"))
+    assert statuses == ["abandoned", "finished"]
+    # the abandoned session's answer is still there: nothing the student wrote is lost
+    assert con.execute("SELECT COUNT(*) FROM answer").fetchone()[0] == 5
+
+
+def test_resume_and_restart_together_is_a_usage_error():
+    r = lumente("practice", "jwt", "--resume", "--restart", input="")
+    assert r.exit_code == 2 and "cannot be used together" in r.stderr
+
+
+def test_unknown_concept_suggests_close_names():
+    r = lumente("practice", "jwtt", input="")
+    assert r.exit_code == 2
+    assert "unknown concept 'jwtt'" in r.stderr and "jwt" in r.stderr.split("unknown concept")[1]
+
+
+def test_concept_names_are_forgiving():
+    r = lumente("practice", "JSON Web Token", "--json", "--no-memory", input=solid_script(6))
+    assert r.exit_code == 0 and r.events()[0]["concept"] == "jwt"
+
+
+def test_empty_answer_line_in_a_script_is_a_usage_error_and_saves_the_session():
+    r = lumente("practice", "jwt", "--no-memory", input=script(5, JWT_SOLID["supraordinate"], "   "))
+    assert r.exit_code == 2 and "empty answer" in r.stderr
+    con = sqlite3.connect(data_dir() / "lumente.db")
+    assert con.execute("SELECT status FROM session").fetchone()[0] == "paused"
+    assert con.execute("SELECT COUNT(*) FROM answer").fetchone()[0] == 1
+
+
+def test_a_100_kb_answer_is_refused_cleanly():
+    r = lumente("practice", "jwt", "--no-memory", input=script(5, "x" * 100_000))
+    assert r.exit_code == 2 and "limit is 8,000" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_non_utf8_input_is_refused_cleanly():
+    r = lumente("practice", "jwt", "--no-memory", input=b"5\n\xff\xfe not utf-8\n")
+    assert r.exit_code == 2 and "not valid UTF-8" in r.stderr
+
+
+def test_unwritable_data_dir_is_a_clear_error(tmp_path, monkeypatch):
+    # A path under a regular file cannot be created, even by root (as CI runs).
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("LUMENTE_HOME", str(blocker / "lumente"))
+    r = lumente("practice", "jwt", "--no-memory", input=solid_script(5))
+    assert r.exit_code == 1
+    assert "cannot create" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_corrupt_database_is_a_clear_error_and_is_left_alone():
+    db = data_dir() / "lumente.db"
+    db.parent.mkdir(parents=True)
+    junk = b"this is not a database" * 100
+    db.write_bytes(junk)
+    r = lumente("practice", "jwt", "--no-memory", input=solid_script(5))
+    assert r.exit_code == 1
+    assert "damaged or is not a Lumente database" in r.stderr
+    assert db.read_bytes() == junk
+
+
+def test_database_is_private_and_uses_wal():
+    assert lumente("practice", "jwt", "--no-memory", input=solid_script(5)).exit_code == 0
+    db = data_dir() / "lumente.db"
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600
+    assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+    con = sqlite3.connect(db)
+    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert con.execute("PRAGMA user_version").fetchone()[0] >= 1
+
+
+def test_answers_events_and_levels_are_saved_locally():
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=solid_script(5))
+    sid = r.events()[0]["session_id"]
+    con = sqlite3.connect(data_dir() / "lumente.db")
+    answers = [t for (t,) in con.execute("SELECT text FROM answer WHERE session_id = ? ORDER BY id", (sid,))]
+    assert answers == list(JWT_SOLID.values())
+    logged = [k for (k,) in con.execute("SELECT kind FROM event WHERE session_id = ? ORDER BY id", (sid,))]
+    assert logged == r.kinds()
+    levels = dict(con.execute("SELECT part, level FROM level"))
+    assert levels == {p: 3 for p in PARTS}
+
+
+def test_human_output_has_score_reference_and_coach():
+    r = lumente("practice", "jwt", "--no-memory", input=solid_script(5))
+    assert r.exit_code == 0
+    assert "Score 8/8" in r.stdout and "The reference map" in r.stdout and "Coach" in r.stdout
+    assert "Predict your score" in r.stderr  # prompts stay off stdout
