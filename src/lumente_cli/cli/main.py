@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from lumente_cli import __version__
-from lumente_cli.cli import concepts, practice
+from lumente_cli.cli import account, concepts, practice, progress
 from lumente_cli.cli.common import Globals
 
 app = typer.Typer(
@@ -41,6 +41,9 @@ def root(
 
 app.command("practice")(practice.practice)
 app.add_typer(concepts.app, name="concepts")
+app.command("progress")(progress.progress)
+app.command("login")(account.login)
+app.command("whoami")(account.whoami)
 
 
 def run() -> None:

@@ -1,0 +1,42 @@
+"""`lumente progress [CONCEPT]`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from lumente_cli.cli.common import handle_errors, out_console, print_json
+from lumente_cli.cli.completion import concept_names
+
+
+@handle_errors
+def progress(
+    concept: Annotated[Optional[str], typer.Argument(help="Only this concept (default: every concept you practised).",
+                                                     autocompletion=concept_names)] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print progress as JSON.")] = False,
+) -> None:
+    """Show your levels and calibration (prediction against score) over sessions."""
+    from lumente_cli.progress import progress as compute
+    from lumente_cli.views.progress import all_progress
+    from lumente_cli.workspace import Workspace
+
+    ws = Workspace()
+    try:
+        lib = ws.library()
+        concept_id = lib.resolve(concept).id if concept else None
+        learner = ws.store.find_learner(ws.pseudonym)
+        items = compute(ws.store, learner, concept_id) if learner is not None else []
+    finally:
+        ws.close()
+    if json_out:
+        print_json({"learner": ws.pseudonym, "concepts": [cp.to_json() for cp in items]})
+        return
+    console = out_console()
+    if not items:
+        what = f"on {lib.resolve(concept).name} " if concept else ""
+        console.print(f"No finished sessions {what}yet. Start one with `lumente practice {concept_id or 'jwt'}`.")
+        return
+    ascii_only = not console.encoding.lower().startswith("utf")
+    names = [(cp, lib.find(cp.concept).name if lib.find(cp.concept) else cp.concept) for cp in items]
+    console.print(all_progress(names, ascii_only=ascii_only))
