@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from lumente_cli import __version__
-from lumente_cli.cli import account, concepts, practice, progress
+from lumente_cli.cli import account, concepts, memory, practice, progress
 from lumente_cli.cli.common import Globals
 
 app = typer.Typer(
@@ -41,6 +41,7 @@ def root(
 
 app.command("practice")(practice.practice)
 app.add_typer(concepts.app, name="concepts")
+app.add_typer(memory.app, name="memory")
 app.command("progress")(progress.progress)
 app.command("login")(account.login)
 app.command("whoami")(account.whoami)

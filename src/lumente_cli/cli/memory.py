@@ -1,0 +1,227 @@
+"""`lumente memory show | history | forget | sync`."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import contextmanager
+from collections.abc import Iterator
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.text import Text
+
+from lumente_cli.cli.common import err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.completion import concept_names, part_names
+from lumente_cli.errors import LumenteError, UsageError
+from lumente_cli.exitcodes import ExitCode
+from lumente_cli.memory import facts as F
+
+app = typer.Typer(help="See, trace and delete what Lumente remembers about you.", no_args_is_help=True)
+
+
+class MemoryUnreachable(LumenteError):
+    exit_code = ExitCode.MEMORY_UNAVAILABLE
+
+
+@contextmanager
+def _memory_errors(action: str, where: str) -> Iterator[None]:
+    from lumente_cli.memory.client import MemoryError
+
+    try:
+        yield
+    except MemoryError as exc:
+        raise MemoryUnreachable(f"could not {action} {where}: {exc.message}",
+                                hint="`lumente doctor` checks the memory backend.") from None
+
+
+def _concepts(ws: Any, client: Any, concept: str | None) -> tuple[list[str], dict[str, str]]:
+    from lumente_cli.memory.inspect import learner_concepts
+
+    lib = ws.library()
+    if concept:
+        found = lib.resolve(concept)
+        return [found.id], {found.id: found.name}
+    ids = learner_concepts(client, ws.pseudonym)
+    return ids, {cid: (lib.find(cid).name if lib.find(cid) else cid) for cid in ids}
+
+
+@app.command("show")
+@handle_errors
+def show(
+    concept: Annotated[Optional[str], typer.Argument(help="Only this concept.", autocompletion=concept_names)] = None,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="TIME",
+                                                 help="What memory held at an earlier time: an ISO time or e.g. 2d, 3h.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Show what Lumente remembers now, grouped by concept and part, with IDs and provenance."""
+    from lumente_cli.memory.inspect import current_facts
+    from lumente_cli.timeutil import format_time, parse_time
+    from lumente_cli.views.memory import remembered
+    from lumente_cli.workspace import Workspace
+
+    stamp = None
+    if as_of is not None:
+        try:
+            stamp = format_time(parse_time(as_of))
+        except ValueError as exc:
+            raise UsageError(f"--as-of: {exc}.") from None
+    ws = Workspace()
+    backend = ws.memory_backend()
+    try:
+        with _memory_errors("read memory at", backend.where):
+            client = backend.client()
+            ids, names = _concepts(ws, client, concept)
+            facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=ws.store.read_counts)
+    finally:
+        backend.close()
+        ws.close()
+    if json_out:
+        print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind, "as_of": stamp,
+                    "facts": [f.to_json() for f in facts]})
+        return
+    console = out_console()
+    if not facts:
+        console.print(Text(f"Lumente remembers nothing about you{' on ' + names[ids[0]] if concept else ''}"
+                           f"{' at that time' if stamp else ''}.", style="bold"))
+        console.print(Text(f"({backend.kind} memory, scope {ws.scope})", style="dim"))
+        return
+    console.print(remembered(facts, names, as_of=stamp))
+
+
+@app.command("history")
+@handle_errors
+def history(
+    concept: Annotated[Optional[str], typer.Argument(help="Only this concept.", autocompletion=concept_names)] = None,
+    part: Annotated[Optional[str], typer.Option("--part", metavar="PART", autocompletion=part_names,
+                                                help="Only this part: supraordinate, coordinate, attributes or subordinate.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
+) -> None:
+    """Show how each remembered value changed: the whole chain of each key, newest first."""
+    from lumente_cli.memory.inspect import history_facts
+    from lumente_cli.parts import PARTS, parse_part
+    from lumente_cli.views.memory import chains
+    from lumente_cli.workspace import Workspace
+
+    keys = list(F.ALL_KEYS)
+    if part is not None:
+        key = parse_part(part)
+        if key is None:
+            raise UsageError(f"unknown part {part!r}.", hint=f"Parts: {', '.join(PARTS)}.")
+        keys = [F.level_key(key), F.help_key(key)]
+    ws = Workspace()
+    backend = ws.memory_backend()
+    try:
+        with _memory_errors("read memory at", backend.where):
+            client = backend.client()
+            ids, names = _concepts(ws, client, concept)
+            found = history_facts(client, ws.pseudonym, ids, keys, read_counts=ws.store.read_counts)
+    finally:
+        backend.close()
+        ws.close()
+    if json_out:
+        print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind,
+                    "chains": [{"concept": c[0].concept, "key": c[0].key, "part": c[0].part,
+                                "rows": [f.to_json() for f in c]} for c in found if c]})
+        return
+    console = out_console()
+    if not any(found):
+        console.print(Text("No remembered values to trace yet.", style="bold"))
+        return
+    console.print(chains(found, names))
+
+
+@app.command("forget")
+@handle_errors
+def forget(
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    delete_sessions: Annotated[bool, typer.Option("--delete-sessions",
+                                                  help="Also delete your local sessions, answers and levels.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Erase everything memory holds about you (your whole scope, in one call), then prove nothing is left."""
+    from lumente_cli.memory.inspect import current_facts, learner_concepts
+    from lumente_cli.workspace import Workspace
+
+    ws = Workspace()
+    backend = ws.memory_backend()
+    prompts = err_console(quiet_ok=False)
+    try:
+        with _memory_errors("reach memory at", backend.where):
+            client = backend.client()
+            concepts = learner_concepts(client, ws.pseudonym)
+            before = current_facts(client, ws.pseudonym, concepts, as_of=None, read_counts=ws.store.read_counts)
+        pending = ws.store.count_pending(ws.scope)
+        learner = ws.store.find_learner(ws.pseudonym)
+        if not yes:
+            summary = (f"This erases {len(before)} remembered fact{'s' if len(before) != 1 else ''} on "
+                       f"{len(concepts)} concept{'s' if len(concepts) != 1 else ''} from {backend.where} "
+                       f"(scope {ws.scope}), and {pending} fact{'s' if pending != 1 else ''} waiting in the outbox.")
+            summary += (" Your local sessions will be deleted too." if delete_sessions
+                        else " Your local sessions stay (--delete-sessions removes them).")
+            prompts.print(summary, soft_wrap=True)
+            if not sys.stdin.isatty():
+                raise UsageError("not confirmed: no terminal to ask on.", hint="Pass --yes to forget without asking.")
+            if not typer.confirm("Forget all of it?", default=False, err=True):
+                prompts.print("Nothing was forgotten.")
+                raise typer.Exit(int(ExitCode.OK))
+        # Local caches first, so nothing queued can re-send what is about to be erased.
+        local = ws.store.forget_scope(ws.scope)
+        with _memory_errors("forget at", backend.where):
+            forgotten = client.forget_scope(ws.scope)
+            left = current_facts(client, ws.pseudonym, learner_concepts(client, ws.pseudonym), as_of=None,
+                                 read_counts=ws.store.read_counts)
+        sessions = ws.store.delete_learner_sessions(learner) if (delete_sessions and learner is not None) else None
+    finally:
+        backend.close()
+        ws.close()
+    result = {"scope": ws.scope, "backend": backend.kind, "forgotten": forgotten, "facts_before": len(before),
+              "left": len(left), "local": local, "sessions_deleted": sessions}
+    if json_out:
+        print_json(result)
+    else:
+        console = out_console()
+        console.print(Text(f"Forgot scope {ws.scope}: the service erased {forgotten} rows.", style="bold"))
+        console.print(f"Read back: {len(left)} facts left.")
+        if local["outbox"]:
+            console.print(f"Dropped {local['outbox']} facts waiting in the outbox.")
+        if sessions is not None:
+            console.print(f"Deleted {sessions} local sessions, with their answers and levels.")
+    if left:
+        raise MemoryUnreachable(f"{len(left)} facts are still readable after forgetting; run `lumente memory forget` again.")
+
+
+@app.command("sync")
+@handle_errors
+def sync(
+    json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+) -> None:
+    """Deliver the facts waiting in the outbox (each exactly once)."""
+    from lumente_cli.memory.writer import deliver
+    from lumente_cli.workspace import Workspace
+
+    ws = Workspace()
+    backend = ws.memory_backend()
+    results: list[dict[str, Any]] = []
+    try:
+        scopes = sorted({p.scope for p in ws.store.pending_facts()})
+        for scope in scopes:
+            with _memory_errors("reach memory at", backend.where):
+                client = backend.client()
+            d = deliver(ws.store, client, scope)
+            results.append({"scope": scope, "written": d.written, "queued": d.queued, "error": d.error})
+    finally:
+        backend.close()
+        ws.close()
+    written, queued = sum(r["written"] for r in results), sum(r["queued"] for r in results)
+    if json_out:
+        print_json({"backend": backend.kind, "written": written, "queued": queued, "scopes": results})
+    else:
+        console = out_console()
+        if not results:
+            console.print("The outbox is empty: every fact is delivered.")
+        else:
+            console.print(f"Delivered {written} fact{'s' if written != 1 else ''}; {queued} still waiting.")
+    if queued:
+        errors = "; ".join(r["error"] for r in results if r["error"])
+        raise MemoryUnreachable(f"{queued} facts could not be delivered to {backend.where} ({errors}).",
+                                hint="They stay in the outbox; run `lumente memory sync` again later.")

@@ -1,0 +1,75 @@
+"""`lumente progress`, `login` and `whoami`."""
+
+from __future__ import annotations
+
+import stat
+
+from helpers import lumente, script, solid_script
+
+from lumente_cli import paths
+from lumente_cli.parts import PARTS
+
+
+def test_progress_with_no_sessions_says_how_to_start():
+    r = lumente("progress")
+    assert r.exit_code == 0 and "No finished sessions yet" in r.stdout
+    assert lumente("progress", "--json").stdout.strip().endswith('"concepts": []\n}'.strip())
+
+
+def test_progress_tracks_levels_and_calibration_over_sessions():
+    for prediction in (2, 5, 8):
+        assert lumente("practice", "jwt", "--no-memory", input=solid_script(prediction)).exit_code == 0
+    r = lumente("progress", "jwt", "--json")
+    assert r.exit_code == 0
+    import json
+
+    doc = json.loads(r.stdout)
+    (jwt,) = doc["concepts"]
+    assert [s["prediction"] for s in jwt["sessions"]] == [2, 5, 8]
+    assert [s["score"] for s in jwt["sessions"]] == [8, 8, 8]
+    assert [s["levels"]["supraordinate"] for s in jwt["sessions"]] == [3, 4, 5]
+    assert jwt["current_levels"] == {p: 5 for p in PARTS}
+    assert jwt["gap_trend"] == "shrinking"
+    human = lumente("progress", "jwt")
+    assert "JWT" in human.stdout and "3 sessions" in human.stdout and "shrinking" in human.stdout
+    assert "▅▆█" in human.stdout  # levels 3, 4, 5 on a 1..5 scale
+
+
+def test_progress_ignores_unfinished_sessions_and_rejects_unknown_concepts():
+    lumente("practice", "jwt", "--no-memory", input=script(4, "a token"))
+    assert '"concepts": []' in lumente("progress", "--json").stdout
+    r = lumente("progress", "nope_nothing")
+    assert r.exit_code == 2 and "unknown concept" in r.stderr
+
+
+def test_progress_degrades_to_plain_text_with_no_color():
+    lumente("practice", "jwt", "--no-memory", input=solid_script(4))
+    r = lumente("--no-color", "progress", env={"NO_COLOR": "1"})
+    assert "\x1b[" not in r.stdout
+
+
+def test_login_changes_the_pseudonym_and_whoami_never_shows_the_secret():
+    before = lumente("whoami", "--json")
+    import json
+
+    first = json.loads(before.stdout)
+    assert first["pseudonym"].startswith("p_") and len(first["pseudonym"]) == 26
+    assert first["scope"] == f"learner/{first['pseudonym']}"
+    r = lumente("login", "ada@example.com")
+    assert r.exit_code == 0 and "p_" in r.stdout
+    after = json.loads(lumente("whoami", "--json").stdout)
+    assert after["sign_in"] == "ada@example.com" and after["pseudonym"] != first["pseudonym"]
+    secret = paths.current().secret.read_bytes()
+    assert stat.S_IMODE(paths.current().secret.stat().st_mode) == 0o600
+    shown = lumente("whoami").stdout + json.dumps(after)
+    assert secret.hex() not in shown and "ada@example.com" not in after["pseudonym"]
+    config = paths.current().config_file
+    assert stat.S_IMODE(config.stat().st_mode) == 0o600
+    # the same sign-in gives the same pseudonym again
+    lumente("login", "ada@example.com")
+    assert json.loads(lumente("whoami", "--json").stdout)["pseudonym"] == after["pseudonym"]
+
+
+def test_login_refuses_an_empty_id():
+    r = lumente("login", "   ")
+    assert r.exit_code == 2 and "sign-in ID" in r.stderr
