@@ -5,6 +5,7 @@ is imported only when a client is made or an SDK error is examined.
 """
 
 from lumente_cli.agents.claude.client import DEFAULT_MODEL, Usage, make_anthropic_client
+from lumente_cli.agents.claude.mapper import map_concept, save_mapped_concept
 from lumente_cli.agents.claude.provider import ClaudeAgents
 
 __all__ = [
@@ -12,4 +13,6 @@ __all__ = [
     "ClaudeAgents",
     "Usage",
     "make_anthropic_client",
+    "map_concept",
+    "save_mapped_concept",
 ]
