@@ -67,7 +67,7 @@ EVALUATION = {"verdict": "partial", "feedback": "Good start. What else travels i
 def test_question_asker_sees_only_its_level_material(jwt, level):
     part = jwt.part("coordinate")
     payload = {
-        1: {"prompt": "Read this, then explain it back.", "cues": [], "worked_example": part.worked_example.strip()},
+        1: {"prompt": "Read this, then explain it back.", "cues": [], "worked_example": None},
         2: {"prompt": "Where does the data live?", "cues": ["Compare where state is kept."], "worked_example": None},
         3: {"prompt": part.question, "cues": [], "worked_example": None},
         4: {"prompt": "Similar concepts and differences of JWT: write them.", "cues": [], "worked_example": None},
@@ -99,14 +99,24 @@ def test_question_asker_sees_only_its_level_material(jwt, level):
     assert h.notices == []
 
 
-def test_question_asker_level_one_without_worked_example_falls_back(jwt):
-    no_example = {"prompt": "Explain it back.", "cues": [], "worked_example": None}
-    h = Harness(jwt, reply(no_example), reply(no_example))
+def test_level_one_always_shows_the_curated_worked_example(jwt):
+    retold = {"prompt": "Explain it back.", "cues": ["extra help"], "worked_example": "A JWT is an encryption algorithm."}
+    h = Harness(jwt, reply(retold))
 
     q = h.agents.ask(AskInput(concept="jwt", part="supraordinate", level=1))
 
-    assert q == h.offline.ask(AskInput(concept="jwt", part="supraordinate", level=1))
-    assert q.worked_example
+    assert q == Question(prompt="Explain it back.", worked_example=jwt.supraordinate.worked_example.strip())
+    assert h.notices == []
+
+
+def test_level_two_without_cues_is_retried_then_falls_back(jwt):
+    no_cues = {"prompt": "Where does the data live?", "cues": [], "worked_example": None}
+    h = Harness(jwt, reply(no_cues), reply(no_cues))
+
+    q = h.agents.ask(AskInput(concept="jwt", part="coordinate", level=2))
+
+    assert q == h.offline.ask(AskInput(concept="jwt", part="coordinate", level=2))
+    assert q.cues
     assert len(h.fake.requests) == 2
     assert h.notices == [
         "Claude's reply did not fit the question asker contract; the offline question asker set this part."

@@ -110,7 +110,7 @@ def ask_message(concept: Concept, inp: AskInput) -> str:
     head = [_concept_line(concept), _part_lines(inp.part), _level_line(inp.level), ""]
     if inp.level == 1:
         body = [
-            "Worked example (copy it into `worked_example` exactly):",
+            "Worked example (Lumente shows it to the student, word for word, above your prompt):",
             "<worked_example>",
             part.worked_example.strip(),
             "</worked_example>",

@@ -44,11 +44,10 @@ T = TypeVar("T", bound=BaseModel)
 
 ATTEMPTS = 2  # the first reply, and one retry when it does not fit
 
-# Output budgets per agent. Replies are short; the asker's level-1 reply carries
-# the worked example back, so it gets the most room. A reply cut off at the
-# limit is retried once with twice the budget.
+# Output budgets per agent: replies are a few sentences of JSON. A reply cut off
+# at the limit is retried once with twice the budget.
 MAX_TOKENS: dict[str, int] = {
-    "question_asker": 1500,
+    "question_asker": 600,
     "hint_giver": 500,
     "evaluator": 700,
     "question_judge": 400,
@@ -115,20 +114,20 @@ class ClaudeAgents:
     # the five agents -----------------------------------------------------------
 
     def ask(self, inp: AskInput) -> Question:
+        part = self.concept.part(inp.part)
+
         def fit(q: Question) -> Question:
             prompt = _text(q.prompt)
             if not prompt:
                 raise ReplyProblem("invalid", "prompt is empty")
             cues = [c for c in (_text(c) for c in q.cues) if c]
-            worked: str | None = None
-            if inp.level == 1:
-                worked = _text(q.worked_example or "")
-                if not worked:
-                    raise ReplyProblem("invalid", "worked_example is missing at level 1")
             if inp.level == 2 and not cues:
                 raise ReplyProblem("invalid", "cues are missing at level 2")
             if inp.level != 2:
-                cues = []  # cues belong to the guided level only; more would be extra help
+                cues = []  # cues belong to the guided level; at 3 and 4 they would be extra help
+            # Level 1 shows the concept file's worked example itself, word for word:
+            # it was checked for accuracy, and a model's retelling was not.
+            worked = part.worked_example.strip() if inp.level == 1 else None
             return Question(prompt=prompt, cues=cues, worked_example=worked)
 
         return self._run(
@@ -156,7 +155,8 @@ class ClaudeAgents:
             if not feedback:
                 raise ReplyProblem("invalid", "feedback is empty")
             # Keep only this part's key point ids, once each, in rubric order.
-            covered = [kp for kp in known if kp in set(e.covered)]
+            said = set(e.covered)
+            covered = [kp for kp in known if kp in said]
             return Evaluation(verdict=e.verdict, feedback=feedback, covered=covered)
 
         return self._run(
