@@ -100,7 +100,7 @@ def test_question_asker_sees_only_its_level_material(jwt, level):
 
 
 def test_level_one_always_shows_the_curated_worked_example(jwt):
-    retold = {"prompt": "Explain it back.", "cues": ["extra help"], "worked_example": "A JWT is an encryption algorithm."}
+    retold = {"prompt": "Explain it back.", "cues": ["extra help"], "worked_example": "A JWT is an encryption scheme."}
     h = Harness(jwt, reply(retold))
 
     q = h.agents.ask(AskInput(concept="jwt", part="supraordinate", level=1))

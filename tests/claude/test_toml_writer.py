@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from lumente_cli.agents.claude.toml_writer import TomlWriteError, dumps
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=120)
-keys = st.text(st.characters(min_codepoint=32, max_codepoint=0x2FFF, blacklist_categories=("Cs",)), min_size=1, max_size=12)
+keys = st.text(
+    st.characters(min_codepoint=32, max_codepoint=0x2FFF, blacklist_categories=("Cs",)), min_size=1, max_size=12
+)
 scalars = st.one_of(text, st.integers(-(2**63), 2**63 - 1), st.booleans(), st.lists(text, max_size=4))
 tables = st.recursive(
     st.dictionaries(keys, scalars, max_size=4),
@@ -40,7 +42,8 @@ def test_any_string_round_trips(value):
 )
 def test_edge_strings(value):
     long = value * 50 + "\nline two\n" + value  # has a line break: written as a multi-line string
-    assert tomllib.loads(dumps({"a": value, "b": long, "c": [value, long]})) == {"a": value, "b": long, "c": [value, long]}
+    data = {"a": value, "b": long, "c": [value, long]}
+    assert tomllib.loads(dumps(data)) == data
 
 
 def test_none_is_left_out_and_header_is_a_comment():

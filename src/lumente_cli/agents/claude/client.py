@@ -189,7 +189,9 @@ class ReplyMeter:
         text = ""
         if isinstance(content, list):
             text = "".join(
-                str(block.get("text", "")) for block in content if isinstance(block, dict) and block.get("type") == "text"
+                str(block.get("text", ""))
+                for block in content
+                if isinstance(block, dict) and block.get("type") == "text"
             )
         stop = body.get("stop_reason")
         self._local.last = Reply(stop_reason=stop if isinstance(stop, str) else None, text=text)

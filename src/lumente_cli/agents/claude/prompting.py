@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 
 from lumente_cli.agents.contracts import (
@@ -47,7 +47,7 @@ MAX_NAME_CHARS = 200
 NO_FACTS = "(none: there are no remembered facts, so do not mention earlier sessions)"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_prompt(role: str) -> str:
     """The system prompt for a role, read from the package's prompts/ folder."""
     name = PROMPT_FILES[role]

@@ -13,7 +13,7 @@ the session, after a single notice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pydantic import BaseModel
 
@@ -199,8 +199,8 @@ class ClaudeAgents:
         contract: type[T],
         user_message: str,
         fit: Callable[[T], T],
-        offline: Callable[[], Any],
-    ) -> Any:
+        offline: Callable[[], T],
+    ) -> T:
         if self._stopped is not None:
             return self._fall_back(offline)
         system = prompting.load_prompt(role)
@@ -238,7 +238,7 @@ class ClaudeAgents:
         self._say(reply_notice(role, problem.kind))
         return self._fall_back(offline)
 
-    def _fall_back(self, offline: Callable[[], Any]) -> Any:
+    def _fall_back(self, offline: Callable[[], T]) -> T:
         self.usage.fallbacks += 1
         return offline()
 

@@ -17,6 +17,7 @@ from lumente_cli.agents.claude.client import ReplyMeter, Usage
 
 if TYPE_CHECKING:  # pragma: no cover
     import anthropic
+    import httpx2
 
 T = TypeVar("T", bound=BaseModel)
 ProblemKind = Literal["invalid", "refusal", "cut_off"]
@@ -44,7 +45,7 @@ def request_structured(
     messages: Sequence[dict[str, Any]],
     output_format: type[T],
     max_tokens: int,
-    timeout: float | None = None,
+    timeout: float | httpx2.Timeout | None = None,
 ) -> T:
     """Ask once; return the reply validated as `output_format`."""
     meter.reset()
@@ -57,7 +58,7 @@ def request_structured(
             model=model,
             max_tokens=max_tokens,
             system=system,
-            messages=list(messages),
+            messages=list(messages),  # type: ignore[arg-type]  # plain dicts in the MessageParam shape
             output_format=output_format,
             **options,
         )
