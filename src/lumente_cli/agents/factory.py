@@ -1,4 +1,8 @@
-"""Choosing the provider for a session: Claude when configured, else offline."""
+"""Choosing the provider for a session: Claude when configured, else offline.
+
+The anthropic SDK costs about two seconds to import, so it is imported here,
+inside the Claude branch, and nowhere a command that stays offline can reach.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from lumente_cli.agents.provider import Agents, Usage
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import ConceptError, UsageError
 from lumente_cli.settings import Settings
+from lumente_cli.text import slug
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -29,6 +34,27 @@ def claude_available(settings: Settings, override: str | None) -> bool:
     return chosen_provider(settings, override) == "claude" and bool(settings["anthropic_api_key"])
 
 
+def _require_key(settings: Settings) -> None:
+    if not settings["anthropic_api_key"]:
+        raise UsageError(
+            "the Claude provider needs an API key.",
+            hint="Set ANTHROPIC_API_KEY, or run `lumente config set anthropic_api_key`.",
+        )
+
+
+def _client(settings: Settings, *, timeout: float | None = None):  # -> anthropic.Anthropic
+    from lumente_cli.agents.claude import make_anthropic_client
+
+    kwargs = {} if timeout is None else {"timeout": timeout}
+    return make_anthropic_client(api_key=settings["anthropic_api_key"], **kwargs)
+
+
+def model_of(settings: Settings) -> str:
+    from lumente_cli.agents.claude import DEFAULT_MODEL
+
+    return settings["model"] or DEFAULT_MODEL
+
+
 def make_agents(
     concept: Concept, settings: Settings, override: str | None, *, notify: Callable[[str], None]
 ) -> tuple[Agents, Usage]:
@@ -36,13 +62,31 @@ def make_agents(
     offline = OfflineAgents(concept)
     if chosen_provider(settings, override) == "offline":
         return offline, usage
-    if not settings["anthropic_api_key"]:
-        raise UsageError(
-            "--provider claude needs an API key.", hint="Set ANTHROPIC_API_KEY, or `lumente config set anthropic_api_key`."
-        )
-    raise UsageError("the Claude provider is not available in this build yet.")
+    _require_key(settings)
+    from lumente_cli.agents.claude import ClaudeAgents
+
+    agents = ClaudeAgents(concept, _client(settings), model=model_of(settings), fallback=offline, notify=notify,
+                          usage=usage)
+    return agents, usage
 
 
 def map_new_concept(ws: Workspace, name: str, override: str | None, *, console: Console) -> Concept:
+    """Build, validate and save a concept file with Claude for a name not in the library."""
     lib = ws.library()
-    raise ConceptError(f"unknown concept {name!r}.", hint=lib.suggestion(name))
+    if not claude_available(ws.settings, override):
+        raise ConceptError(f"unknown concept {name!r}.", hint=lib.suggestion(name))
+    from lumente_cli.agents.claude import map_concept, save_mapped_concept
+    from lumente_cli.agents.claude.client import MAPPER_TIMEOUT_SECONDS
+    from lumente_cli.agents.contracts import MapInput
+
+    concept_id = slug(name)
+    if not concept_id:
+        raise ConceptError(f"{name!r} has no letters or digits to name a concept by.")
+    with console.status(f"Mapping {name!r} with Claude (once; it is saved for next time)…", spinner="dots"):
+        concept = map_concept(
+            _client(ws.settings, timeout=MAPPER_TIMEOUT_SECONDS), model=model_of(ws.settings),
+            inp=MapInput(name=name, concept_id=concept_id), usage=Usage(),
+        )
+    path = save_mapped_concept(concept, ws.paths.mapped_concepts_dir)
+    console.print(f"Mapped {concept.name} and saved it to {path}.", style="dim", soft_wrap=True)
+    return concept

@@ -23,7 +23,13 @@ from lumente_cli.agents.contracts import (
 
 @dataclass
 class Usage:
-    """What a provider spent in one session (all zeros offline)."""
+    """What a provider spent in one session (all zeros offline).
+
+    calls: Messages API requests made (a validation retry counts; the SDK's own
+    transport retries do not). Tokens are summed over every reply received,
+    including replies that did not fit a contract, since those are billed too.
+    fallbacks: agent calls the offline agent answered instead.
+    """
 
     calls: int = 0
     input_tokens: int = 0

@@ -46,8 +46,11 @@ def practice(
     ws = Workspace()
     try:
         lib = ws.library()
-        found = lib.resolve(concept) if lib.find(concept) or not _can_map(ws, provider) else None
+        found = lib.find(concept)
         if found is None:
+            # A near miss is a typo, not a new concept: suggest instead of mapping.
+            if "Did you mean" in lib.suggestion(concept) or not _can_map(ws, provider):
+                lib.resolve(concept)
             found = _map_new_concept(ws, concept, provider)
         prompts = err_console()
         interactive = sys.stdin.isatty()

@@ -16,6 +16,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from lumente_cli.agents.provider import Usage  # one tally for every provider
+
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import anthropic
     import httpx2
@@ -48,22 +50,6 @@ MAX_RETRY_WAIT_SECONDS = 5.0
 # model a minute or so; it runs once per new concept, behind a spinner, and the
 # student asked for it. 120 s per attempt, one SDK retry.
 MAPPER_TIMEOUT_SECONDS = 120.0
-
-
-@dataclass
-class Usage:
-    """What Claude cost in one session (or one mapping): a small mutable tally.
-
-    calls: Messages API requests Lumente made (a validation retry counts; the
-    SDK's own transport retries do not). input_tokens/output_tokens: summed over
-    every reply received, including replies that did not fit a contract, since
-    those are billed too. fallbacks: agent calls the offline agent answered.
-    """
-
-    calls: int = 0
-    input_tokens: int = 0
-    output_tokens: int = 0
-    fallbacks: int = 0
 
 
 def make_anthropic_client(
