@@ -114,8 +114,10 @@ def entity(con: sqlite3.Connection, context: str, principal: Principal, type_: s
         entity_rows = [r for r in entity_rows if r["created_at"] <= as_of]
     if not entity_rows:
         raise missing
+    open_only = "AND valid_until IS NULL" if as_of is None else ""  # the current view needs no closed rows
     attrs = [r for r in con.execute(
-        "SELECT * FROM attribute WHERE context = ? AND entity_id = ? ORDER BY created_at, seq", (context, eid)
+        f"SELECT * FROM attribute WHERE context = ? AND entity_id = ? {open_only} ORDER BY created_at, seq",
+        (context, eid),
     ) if _readable(principal, r)]
     rels = [r for r in con.execute(
         "SELECT * FROM relation WHERE context = ? AND (subject = ? OR object = ?) ORDER BY created_at, seq",
