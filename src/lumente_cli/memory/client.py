@@ -344,7 +344,7 @@ def _display_url(url: str) -> str:
     if ":" in host:
         host = f"[{host}]"
     netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
 def embedded_client(db_path: Path, *, context: str = "local") -> MemoryClient:
