@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import httpx2
-from lumente_cli.memory.client import MemoryClient, embedded_client
-from lumente_cli.memory.engine import KeyRing, MemoryEngine
+
+from lumente_cli.memory.client import MemoryClient
+from lumente_cli.memory.engine import MemoryEngine
 from lumente_cli.memory.transport import EmbeddedTransport
 from lumente_cli.memory.wire import FactsRequest, Triple, TripleEntity
 

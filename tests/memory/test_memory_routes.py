@@ -234,3 +234,36 @@ def test_relations_are_stored_and_read_back(engine, client):
     assert len(got.relations) == 1  # the identical relation was not written twice
     assert got.relations[0].label == "related_to"
     assert client.entity("concept", "oauth").relations[0].subject == "entity:topic/p_abc_jwt"
+
+
+def test_an_unexpected_failure_is_a_redacted_500_that_the_client_retries(engine, client):
+    import sqlite3
+
+    from memhelpers import client_for
+
+    from lumente_cli.memory.client import MemoryUnavailable
+
+    con = sqlite3.connect(engine.db_path)
+    con.execute("DROP TABLE attribute")  # the store breaks under the engine
+    con.commit()
+    con.close()
+    status, headers, data = raw(engine, "POST", f"{BASE}/facts", body())
+    assert status == 500
+    assert headers["X-Trace-Id"] in data["detail"] and "attribute" not in data["detail"]
+    slept = []
+    retrying = client_for(engine, sleep=slept.append)
+    with pytest.raises(MemoryUnavailable) as caught:
+        retrying.write_facts(fact("gap", "v"), idempotency_key="boom")
+    assert caught.value.status == 500 and slept == [0.25, 0.5, 1.0]
+    assert caught.value.trace_id and caught.value.trace_id in caught.value.message
+    retrying.close()
+
+
+def test_a_file_that_is_not_sqlite_is_unavailable_not_a_traceback(tmp_path):
+    from lumente_cli.memory.client import MemoryUnavailable, embedded_client
+
+    bad = tmp_path / "memory.db"
+    bad.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(MemoryUnavailable) as caught:
+        embedded_client(bad)
+    assert "cannot be opened" in caught.value.message and str(bad) in caught.value.message

@@ -52,6 +52,11 @@ from lumente_cli.memory.wire import (
     Whoami,
 )
 
+__all__ = [
+    "MemoryAuthError", "MemoryClient", "MemoryConflict", "MemoryError", "MemoryForbidden",
+    "MemoryRequestError", "MemoryUnavailable", "embedded_client", "remote_client",
+]
+
 M = TypeVar("M", bound=BaseModel)
 _SCOPE_LIST = TypeAdapter(list[ScopeNode])
 _BEARER = re.compile(r"(?i)(bearer\s+)\S+")
