@@ -1,0 +1,377 @@
+"""One Agent Memory client for every backend: the remote service, the served
+engine, and the embedded engine (through `EmbeddedTransport`).
+
+Behaviour (contract §1):
+* Headers: `Accept: application/json`, `User-Agent: lumente/<version>`,
+  `Authorization: Bearer …` only when there is an API key (never on health),
+  and an `Idempotency-Key` on every POST (the caller's key for `/facts`, a
+  fresh random one per call elsewhere, reused across that call's retries).
+* Every path parameter is URL-quoted with no safe characters (`/` → `%2F`).
+* Retries (§1.5): GETs and the idempotent writes (`/facts` with its key,
+  scope registration, `scopes/forget`) retry on connection errors and any
+  status ≥ 500, sleeping `backoff` (0.25, 0.5, 1.0 s) between attempts, at
+  most `retries` times. 4xx never retry; minting a key never retries.
+* `deadline` is an absolute `clock()` value. Each attempt's timeout is the
+  smaller of the HTTP client's timeout and the time left, and no retry starts
+  if its backoff would end past the deadline.
+* Every body is validated with the wire models; one that is not JSON or does
+  not fit is `MemoryUnavailable("malformed response …")`.
+* Messages read the error body's `detail`, `message`, `title`, `error`, else
+  the raw text; they name the trace id, and never contain the API key.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+from urllib.parse import quote, urlsplit, urlunsplit
+
+import httpx2
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from lumente_cli import __version__
+from lumente_cli.memory.wire import (
+    ApiError,
+    AttributeDetail,
+    EntityHistoryResponse,
+    EntityResponse,
+    FactsRequest,
+    FactsResponse,
+    ForgetScopeResponse,
+    MintedKey,
+    MintKeyBody,
+    RegisterScopeRequest,
+    ScopeForgetRequest,
+    ScopeNode,
+    Whoami,
+)
+
+__all__ = [
+    "MemoryAuthError", "MemoryClient", "MemoryConflict", "MemoryError", "MemoryForbidden",
+    "MemoryRequestError", "MemoryUnavailable", "embedded_client", "remote_client",
+]
+
+M = TypeVar("M", bound=BaseModel)
+_SCOPE_LIST = TypeAdapter(list[ScopeNode])
+_BEARER = re.compile(r"(?i)(bearer\s+)\S+")
+_RAW_TEXT_MAX = 200
+
+
+class MemoryError(Exception):  # noqa: A001 - the name other modules import
+    """A memory call failed. `message` is fit for the user and never holds the
+    API key; `status` is the HTTP status (0 = no response)."""
+
+    def __init__(self, message: str, *, status: int = 0, trace_id: str | None = None, where: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.trace_id = trace_id
+        self.where = where
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class MemoryUnavailable(MemoryError):
+    """No usable answer: connection refused/reset, timeout, 5xx after retries,
+    or a response that is not the JSON the contract promises."""
+
+
+class MemoryAuthError(MemoryError):
+    """401: the API key is missing, wrong or expired."""
+
+
+class MemoryForbidden(MemoryError):
+    """403: the key's grants do not cover this scope or action."""
+
+
+class MemoryConflict(MemoryError):
+    """409: the Idempotency-Key was used with another body, or is in flight."""
+
+
+class MemoryRequestError(MemoryError):
+    """Any other 4xx: the request itself is wrong."""
+
+
+def _q(value: str) -> str:
+    return quote(value, safe="")
+
+
+def _instant(text: str) -> tuple[int, float, str]:
+    try:
+        return (0, datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp(), text)
+    except ValueError:
+        return (1, 0.0, text)
+
+
+class MemoryClient:
+    def __init__(
+        self,
+        http: httpx2.Client,
+        *,
+        context: str,
+        api_key: str | None = None,
+        where: str = "",
+        retries: int = 3,
+        backoff: tuple[float, ...] = (0.25, 0.5, 1.0),
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._http = http
+        self.context = context
+        self._api_key = api_key or None
+        self.where = self._scrub(where or str(http.base_url))
+        self._retries = max(0, retries)
+        self._backoff = tuple(backoff) or (0.0,)
+        self._sleep = sleep
+        self._clock = clock
+        self._base = f"/api/v1/{_q(context)}"
+
+    def __repr__(self) -> str:
+        return f"MemoryClient(where={self.where!r}, context={self.context!r})"
+
+    # ------------------------------------------------------------ operations
+
+    def health(self, *, deadline: float | None = None) -> bool:
+        """True when the service answers its health route with a 2xx."""
+        try:
+            self._call("health check", "GET", "/api/v1/health", retry=True, deadline=deadline, auth=False)
+        except MemoryError:
+            return False
+        return True
+
+    def register_scope(self, path: str, *, deadline: float | None = None) -> ScopeNode:
+        body = RegisterScopeRequest(path=path).model_dump(by_alias=True, exclude_none=True)
+        resp = self._call("register scope", "POST", f"{self._base}/scopes", json_body=body,
+                          retry=True, idempotency_key=uuid.uuid4().hex, deadline=deadline)
+        return self._model("register scope", resp, ScopeNode)
+
+    def list_scopes(self, *, deadline: float | None = None) -> list[ScopeNode]:
+        resp = self._call("list scopes", "GET", f"{self._base}/scopes", retry=True, deadline=deadline)
+        return self._validate("list scopes", resp, _SCOPE_LIST.validate_python)
+
+    def write_facts(self, request: FactsRequest, *, idempotency_key: str,
+                    deadline: float | None = None) -> FactsResponse:
+        body = request.model_dump(mode="json", exclude_none=True)
+        resp = self._call("write facts", "POST", f"{self._base}/facts", json_body=body,
+                          retry=True, idempotency_key=idempotency_key, deadline=deadline)
+        return self._model("write facts", resp, FactsResponse)
+
+    def entity(self, type: str, name: str, *, as_of: str | None = None,  # noqa: A002 - contract name
+               deadline: float | None = None) -> EntityResponse | None:
+        params = {"asOf": as_of} if as_of is not None else None
+        resp = self._call("read entity", "GET", f"{self._base}/entities/{_q(type)}/{_q(name)}",
+                          params=params, retry=True, deadline=deadline, missing_ok=True)
+        return None if resp is None else self._model("read entity", resp, EntityResponse)
+
+    def history(self, type: str, name: str, key: str, *,  # noqa: A002 - contract name
+                deadline: float | None = None) -> list[AttributeDetail]:
+        """Every row of one key, oldest first (sorted here by `createdAt`, since
+        the service does not promise an order)."""
+        resp = self._call("read history", "GET",
+                          f"{self._base}/entities/{_q(type)}/{_q(name)}/history/{_q(key)}",
+                          retry=True, deadline=deadline)
+        rows = self._model("read history", resp, EntityHistoryResponse).history
+        return sorted(rows, key=lambda row: _instant(row.created_at))
+
+    def forget_scope(self, path: str, *, deadline: float | None = None) -> int:
+        body = ScopeForgetRequest(path=path).model_dump(exclude_none=True)
+        resp = self._call("forget scope", "POST", f"{self._base}/scopes/forget", json_body=body,
+                          retry=True, idempotency_key=uuid.uuid4().hex, deadline=deadline)
+        return self._model("forget scope", resp, ForgetScopeResponse).forgotten
+
+    def me(self, *, deadline: float | None = None) -> Whoami:
+        resp = self._call("who am I", "GET", f"{self._base}/me", retry=True, deadline=deadline)
+        return self._model("who am I", resp, Whoami)
+
+    def mint_key(self, body: MintKeyBody, *, deadline: float | None = None) -> MintedKey:
+        resp = self._call("mint key", "POST", f"{self._base}/keys",
+                          json_body=body.model_dump(exclude_none=True), retry=False,
+                          idempotency_key=uuid.uuid4().hex, deadline=deadline)
+        return self._model("mint key", resp, MintedKey)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> MemoryClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --------------------------------------------------------------- plumbing
+
+    def _scrub(self, text: str) -> str:
+        if self._api_key:
+            text = text.replace(self._api_key, "[redacted]")
+        return _BEARER.sub(r"\1[redacted]", text)
+
+    def _fail(self, cls: type[MemoryError], text: str, *, status: int = 0, trace_id: str | None = None) -> MemoryError:
+        if trace_id:
+            text = f"{text} [trace {trace_id}]"
+        return cls(self._scrub(f"{self.where}: {text}"), status=status, trace_id=trace_id, where=self.where)
+
+    def _headers(self, auth: bool, idempotency_key: str | None) -> dict[str, str]:
+        headers = {"Accept": "application/json", "User-Agent": f"lumente/{__version__}"}
+        if auth and self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        if idempotency_key is not None:
+            headers["Idempotency-Key"] = idempotency_key
+        return headers
+
+    def _timeout(self, deadline: float | None) -> httpx2.Timeout | None:
+        base = self._http.timeout
+        if deadline is None:
+            return base
+        left = deadline - self._clock()
+        if left <= 0:
+            return None
+
+        def cap(value: float | None) -> float:
+            return left if value is None else min(value, left)
+
+        return httpx2.Timeout(connect=cap(base.connect), read=cap(base.read), write=cap(base.write),
+                              pool=cap(base.pool))
+
+    def _call(self, op: str, method: str, path: str, *, json_body: Any = None,
+              params: dict[str, str] | None = None, retry: bool, idempotency_key: str | None = None,
+              deadline: float | None = None, auth: bool = True, missing_ok: bool = False) -> httpx2.Response | None:
+        headers = self._headers(auth, idempotency_key)
+        attempt = 0
+        while True:
+            timeout = self._timeout(deadline)
+            if timeout is None:
+                raise self._fail(MemoryUnavailable, f"{op} gave up: the time allowed ran out")
+            try:
+                resp = self._http.request(method, path, json=json_body, params=params, headers=headers,
+                                          timeout=timeout)
+            except httpx2.TransportError as exc:
+                error = self._fail(MemoryUnavailable, f"{op} failed: {self._describe(exc)}")
+            except httpx2.HTTPError as exc:  # redirects, decoding: not worth retrying
+                raise self._fail(MemoryUnavailable, f"{op} failed: {self._describe(exc)}") from None
+            else:
+                if resp.status_code < 500:
+                    return self._check(op, resp, missing_ok)
+                error = self._status_error(op, resp)
+            if not retry or attempt >= self._retries:
+                raise error from None
+            pause = self._backoff[min(attempt, len(self._backoff) - 1)]
+            if deadline is not None and self._clock() + pause >= deadline:
+                raise error from None
+            self._sleep(pause)
+            attempt += 1
+
+    def _describe(self, exc: Exception) -> str:
+        detail = str(exc).strip()
+        name = type(exc).__name__
+        if isinstance(exc, httpx2.TimeoutException):
+            return f"timed out ({name})"
+        return f"{detail} ({name})" if detail else name
+
+    def _check(self, op: str, resp: httpx2.Response, missing_ok: bool) -> httpx2.Response | None:
+        status = resp.status_code
+        if 200 <= status < 300:
+            return resp
+        if status == 404 and missing_ok:
+            return None
+        raise self._status_error(op, resp)
+
+    def _status_error(self, op: str, resp: httpx2.Response) -> MemoryError:
+        status = resp.status_code
+        trace = resp.headers.get("x-trace-id") or None
+        if status >= 500:
+            cls: type[MemoryError] = MemoryUnavailable
+        elif 300 <= status < 400:
+            return self._fail(MemoryRequestError, f"{op} got an unexpected redirect ({status}); check the memory URL",
+                              status=status, trace_id=trace)
+        else:
+            cls = {401: MemoryAuthError, 403: MemoryForbidden, 409: MemoryConflict}.get(status, MemoryRequestError)
+        reason = resp.reason_phrase or ""
+        text = f"{op} failed with {status}{' ' + reason if reason else ''}"
+        detail = self._error_detail(resp)
+        return self._fail(cls, f"{text}: {detail}" if detail else text, status=status, trace_id=trace)
+
+    @staticmethod
+    def _error_detail(resp: httpx2.Response) -> str:
+        try:
+            raw = resp.read().decode("utf-8", errors="replace").strip()
+        except httpx2.HTTPError:
+            return ""
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            try:
+                text = ApiError.model_validate(data).text()
+            except ValidationError:
+                text = None
+            nested = data.get("error")
+            if text is None and isinstance(nested, dict) and isinstance(nested.get("message"), str):
+                text = nested["message"]
+            if text:
+                return text
+        return raw if len(raw) <= _RAW_TEXT_MAX else raw[:_RAW_TEXT_MAX] + "…"
+
+    def _validate(self, op: str, resp: httpx2.Response | None, validate: Callable[[Any], Any]) -> Any:
+        assert resp is not None
+        trace = resp.headers.get("x-trace-id") or None
+        try:
+            data = resp.json()
+        except ValueError:
+            raise self._fail(MemoryUnavailable, f"malformed response to {op}: the body is not JSON",
+                             status=resp.status_code, trace_id=trace) from None
+        try:
+            return validate(data)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in first["loc"]) or "body"
+            raise self._fail(MemoryUnavailable, f"malformed response to {op}: {where}: {first['msg']}",
+                             status=resp.status_code, trace_id=trace) from None
+
+    def _model(self, op: str, resp: httpx2.Response | None, model: type[M]) -> M:
+        return self._validate(op, resp, model.model_validate)
+
+
+# ------------------------------------------------------------------ factories
+
+
+def _display_url(url: str) -> str:
+    """The URL without user info, query or fragment, for messages."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def embedded_client(db_path: Path, *, context: str = "local") -> MemoryClient:
+    """A client over the embedded engine on `db_path` (trusted, no key)."""
+    import sqlite3
+
+    from lumente_cli.memory.engine import MemoryEngine, StoreError
+    from lumente_cli.memory.transport import EmbeddedTransport
+
+    where = f"embedded memory at {db_path}"
+    try:
+        engine = MemoryEngine(Path(db_path))
+    except (StoreError, OSError, sqlite3.Error) as exc:
+        raise MemoryUnavailable(f"{where} cannot be opened: {exc}", where=where) from None
+    http = httpx2.Client(base_url="http://embedded.memory", transport=EmbeddedTransport(engine, owns_engine=True))
+    return MemoryClient(http, context=context, where=where)
+
+
+def remote_client(url: str, *, context: str, api_key: str | None, timeout: float = 5.0,
+                  transport: httpx2.BaseTransport | None = None) -> MemoryClient:
+    """A client for an Agent Memory service (or `lumente memory serve`) at `url`."""
+    base = url.strip().rstrip("/")
+    http = httpx2.Client(base_url=base, timeout=httpx2.Timeout(timeout), transport=transport,
+                         follow_redirects=False)
+    return MemoryClient(http, context=context, api_key=api_key, where=f"memory at {_display_url(base)}")

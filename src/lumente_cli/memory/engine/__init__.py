@@ -1,0 +1,20 @@
+"""The embedded Agent Memory engine (SQLite). See core.MemoryEngine.
+
+Modules: store/schema (SQLite, migrations), routing (paths), facts
+(writes and supersession), reads (entities, history, asOf), scopes
+(register, list, tombstone, forget), idempotency, auth (KeyRing, grants),
+lifecycle (context TTL), errors/response/bodies (the HTTP-neutral envelope).
+"""
+
+import logging
+
+from lumente_cli.memory.engine.auth import KeyRing
+from lumente_cli.memory.engine.core import MemoryEngine
+from lumente_cli.memory.engine.response import EngineResponse
+from lumente_cli.memory.engine.store import StoreError
+
+# A library does not print: unexpected failures are logged here for a server
+# to pick up, and the CLI shows the 500's one-line message instead.
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+__all__ = ["EngineResponse", "KeyRing", "MemoryEngine", "StoreError"]

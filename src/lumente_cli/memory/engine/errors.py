@@ -1,0 +1,58 @@
+"""Errors the engine answers with. Every error body carries both shapes the
+contract knows (§8.1): RFC 7807 fields and a `message`, so any client reads it."""
+
+from __future__ import annotations
+
+import json
+
+TITLES = {
+    400: "Bad request",
+    401: "Unauthorized",
+    403: "Forbidden",
+    404: "Not found",
+    405: "Method not allowed",
+    409: "Conflict",
+    413: "Payload too large",
+    422: "Unprocessable entity",
+    500: "Internal server error",
+}
+
+SLUGS = {
+    400: "validation-error",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    405: "method-not-allowed",
+    409: "conflict",
+    413: "payload-too-large",
+    422: "invalid-context",
+    500: "internal-error",
+}
+
+PROBLEM_TYPE = "urn:lumente:memory:error:"
+
+
+class ApiProblem(Exception):
+    """Raise anywhere in a handler to answer with this status and detail."""
+
+    def __init__(self, status: int, detail: str, *, headers: dict[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+        self.headers = dict(headers or {})
+
+
+def bad_request(detail: str) -> ApiProblem:
+    return ApiProblem(400, detail)
+
+
+def problem_body(status: int, detail: str, instance: str) -> bytes:
+    body = {
+        "type": PROBLEM_TYPE + SLUGS.get(status, "error"),
+        "title": TITLES.get(status, "Error"),
+        "status": status,
+        "detail": detail,
+        "instance": instance,
+        "message": detail,
+    }
+    return json.dumps(body, ensure_ascii=False).encode()

@@ -1,0 +1,169 @@
+"""Bearer keys and grants for the served engine (contract §1.2, §4, §11.1)."""
+
+from __future__ import annotations
+
+import pytest
+from memhelpers import ENTITY, client_for, fact, raw
+
+from lumente_cli.memory.client import MemoryAuthError, MemoryConflict, MemoryForbidden, MemoryRequestError
+from lumente_cli.memory.engine import KeyRing, MemoryEngine
+from lumente_cli.memory.wire import MintKeyBody
+
+ME = "/api/v1/ctx/me"
+
+
+def learner_grants(p: str) -> dict[str, list[str]]:
+    region = [f"learner/{p}/*"]
+    return {"memory:read": region, "memory:write": region, "memory:forget": region, "scope:create": region}
+
+
+@pytest.fixture
+def admin(served):
+    engine, key = served
+    c = client_for(engine, context="ctx", api_key=key)
+    yield c
+    c.close()
+
+
+def learner_client(served, admin, p: str):
+    engine, _ = served
+    minted = admin.mint_key(MintKeyBody(name=f"learner-{p}", grants=learner_grants(p)))
+    return client_for(engine, context="ctx", api_key=minted.key)
+
+
+def test_missing_or_wrong_bearer_is_401_and_health_stays_open(served):
+    engine, key = served
+    assert raw(engine, "GET", "/api/v1/health")[0] == 200
+    status, headers, data = raw(engine, "GET", ME)
+    assert status == 401 and headers["WWW-Authenticate"].startswith("Bearer")
+    assert raw(engine, "GET", ME, headers={"Authorization": "Bearer sp-nope-nope"})[0] == 401
+    assert raw(engine, "GET", ME, headers={"Authorization": f"Basic {key}"})[0] == 401
+    assert raw(engine, "GET", ME, headers={"authorization": f"bearer {key}"})[0] == 200
+    anonymous = client_for(engine, context="ctx")
+    assert anonymous.health() is True
+    with pytest.raises(MemoryAuthError) as caught:
+        anonymous.list_scopes()
+    assert caught.value.status == 401
+
+
+def test_admin_has_every_grant(admin):
+    who = admin.me()
+    assert who.principal_id == "admin" and who.enforce is True
+    assert who.effective_grants["memory:write"] == ["/*"]
+
+
+def test_minted_key_is_hashed_at_rest(served, admin):
+    engine, admin_key = served
+    minted = admin.mint_key(MintKeyBody(name="k", grants=learner_grants("p_abc")))
+    assert minted.key.startswith(f"sp-{minted.id}-")
+    for path in (engine.db_path, engine.db_path.with_name(engine.db_path.name + "-wal")):
+        if path.exists():
+            data = path.read_bytes()
+            assert minted.key.encode() not in data and admin_key.encode() not in data
+    _, _, keys = raw(engine, "GET", "/api/v1/ctx/keys", headers={"Authorization": f"Bearer {admin_key}"})
+    named = {k["name"]: k for k in keys}
+    assert named["k"]["grants"] == learner_grants("p_abc")
+    assert all("key" not in k and "secretHash" not in k for k in keys)
+
+
+def test_scoped_key_writes_reads_and_forgets_inside_its_region(served, admin):
+    mine = learner_client(served, admin, "p_abc")
+    mine.register_scope("learner/p_abc")
+    mine.write_facts(fact("gap", "v"), idempotency_key="w")
+    assert [a.value for a in mine.entity("topic", ENTITY).attributes] == ["v"]
+    who = mine.me()
+    assert who.token_grants == learner_grants("p_abc") and who.effective_grants == learner_grants("p_abc")
+    assert mine.forget_scope("learner/p_abc") == 4
+    mine.close()
+
+
+def test_writes_and_forgets_outside_the_grant_are_403(served, admin):
+    admin.register_scope("learner/p_other")
+    mine = learner_client(served, admin, "p_abc")
+    with pytest.raises(MemoryForbidden) as caught:
+        mine.write_facts(fact("gap", "v", scope="learner/p_other"), idempotency_key="x")
+    assert caught.value.status == 403
+    with pytest.raises(MemoryForbidden):
+        mine.write_facts(fact("gap", "v", scope=None), idempotency_key="root")  # default region is "/"
+    with pytest.raises(MemoryForbidden):
+        mine.forget_scope("learner/p_other")
+    with pytest.raises(MemoryForbidden):
+        mine.forget_scope("learner")  # wider than the grant
+    with pytest.raises(MemoryForbidden):
+        mine.register_scope("learner/p_other/x")
+    mine.close()
+
+
+def test_reads_outside_the_grant_come_back_empty_not_403(served, admin):
+    admin.register_scope("learner/p_other")
+    admin.write_facts(fact("gap", "theirs", scope="learner/p_other"), idempotency_key="t")
+    mine = learner_client(served, admin, "p_abc")
+    assert mine.entity("topic", ENTITY) is None
+    assert mine.history("topic", ENTITY, "gap") == []
+    assert [n.path for n in mine.list_scopes()] == []  # learner/p_abc/ is not registered yet
+    mine.register_scope("learner/p_abc")
+    assert [n.path for n in mine.list_scopes()] == ["learner/p_abc/"]
+    engine, _ = served
+    _, _, listed = raw(engine, "GET", "/api/v1/ctx/entities", headers={"Authorization": f"Bearer {mine._api_key}"})
+    assert listed == {"entities": []}
+    mine.close()
+
+
+def test_minting_cannot_widen_grants(served, admin):
+    mine = learner_client(served, admin, "p_abc")
+    with pytest.raises(MemoryRequestError) as caught:
+        mine.mint_key(MintKeyBody(grants={"memory:read": ["learner/*"]}))
+    assert caught.value.status == 400 and "widen" in caught.value.message
+    with pytest.raises(MemoryRequestError):
+        mine.mint_key(MintKeyBody(grants={"grant:manage": ["learner/p_abc/*"]}))
+    with pytest.raises(MemoryRequestError):
+        mine.mint_key(MintKeyBody(grants={"memory:fly": ["learner/p_abc/*"]}))
+    narrower = mine.mint_key(MintKeyBody(grants={"memory:read": ["learner/p_abc/device/*"]}))
+    engine, _ = served
+    reader = client_for(engine, context="ctx", api_key=narrower.key)
+    assert reader.me().effective_grants == {"memory:read": ["learner/p_abc/device/*"]}
+    inherited = mine.mint_key(MintKeyBody())  # no grants: a copy of the caller's, never wider
+    copy = client_for(engine, context="ctx", api_key=inherited.key)
+    assert copy.me().effective_grants == learner_grants("p_abc")
+    for c in (mine, reader, copy):
+        c.close()
+
+
+def test_key_names_are_unique_and_keys_are_bound_to_their_context(served, admin):
+    admin.mint_key(MintKeyBody(name="dup"))
+    with pytest.raises(MemoryConflict):
+        admin.mint_key(MintKeyBody(name="dup"))
+    minted = admin.mint_key(MintKeyBody(name="ctx-only"))
+    engine, _ = served
+    elsewhere = client_for(engine, context="elsewhere", api_key=minted.key)
+    with pytest.raises(MemoryAuthError):
+        elsewhere.me()
+    elsewhere.close()
+
+
+def test_expired_keys_are_401(served, admin, clock):
+    engine, admin_key = served
+    status, _, minted = raw(engine, "POST", "/api/v1/ctx/keys", {"name": "short"}, query={"ttlSeconds": "60"},
+                            headers={"Authorization": f"Bearer {admin_key}"})
+    assert status == 201 and minted["validUntil"] == "2026-03-02T14:01:00.000000Z"
+    short = client_for(engine, context="ctx", api_key=minted["key"])
+    assert short.me().principal_id == "admin"
+    clock.advance(seconds=61)
+    with pytest.raises(MemoryAuthError) as caught:
+        short.me()
+    assert "expired" in caught.value.message
+
+
+def test_configured_admin_keys_survive_restarts(tmp_path, clock):
+    path = tmp_path / "served.db"
+    for _ in range(2):
+        engine = MemoryEngine(path, auth=KeyRing(admin_keys=["sk-operator-secret"]), clock=clock)
+        assert raw(engine, "GET", ME, headers={"Authorization": "Bearer sk-operator-secret"})[0] == 200
+        engine.close()
+    assert "sk-operator-secret" not in repr(KeyRing(admin_keys=["sk-operator-secret"]))
+
+
+def test_embedded_mode_needs_no_key_and_has_no_key_minting(client):
+    assert client.me().principal_id == "local" and client.me().enforce is False
+    with pytest.raises(MemoryForbidden):
+        client.mint_key(MintKeyBody())
