@@ -39,7 +39,9 @@ from lumente_cli import __version__
 from lumente_cli.memory.wire import (
     ApiError,
     AttributeDetail,
+    EntityDetail,
     EntityHistoryResponse,
+    EntityListResponse,
     EntityResponse,
     FactsRequest,
     FactsResponse,
@@ -179,6 +181,12 @@ class MemoryClient:
                           retry=True, deadline=deadline)
         rows = self._model("read history", resp, EntityHistoryResponse).history
         return sorted(rows, key=lambda row: _instant(row.created_at))
+
+    def list_entities(self, type: str, *, deadline: float | None = None) -> list[EntityDetail]:  # noqa: A002
+        """The entities of one type this key can see (the service caps the list at 500)."""
+        resp = self._call("list entities", "GET", f"{self._base}/entities", params={"type": type},
+                          retry=True, deadline=deadline)
+        return self._model("list entities", resp, EntityListResponse).entities
 
     def forget_scope(self, path: str, *, deadline: float | None = None) -> int:
         body = ScopeForgetRequest(path=path).model_dump(exclude_none=True)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from lumente_cli.memory import facts as F
 from lumente_cli.memory.writer import ENTITY_TYPE
 from lumente_cli.parts import PARTS, PartKey
+from lumente_cli.timeutil import parse_stamp
 
 if TYPE_CHECKING:
     from lumente_cli.memory.client import MemoryClient
@@ -59,12 +60,12 @@ def key_order(key: str) -> tuple[int, int]:
 
 
 def shown(concept: str, row: AttributeDetail, reads: dict[str, int]) -> ShownFact | None:
-    fact = F.parse_fact(row.key, row.value, id=row.id, at=row.createdAt)
+    fact = F.parse_fact(row.key, row.value, id=row.id, at=row.created_at)
     source = getattr(row, "source", None)
     return ShownFact(
         concept=concept, key=row.key, part=fact.part if fact else _part_of(row.key),
-        kind=fact.kind if fact else "other", sentence=row.value, id=row.id, written_at=row.createdAt,
-        valid_until=row.validUntil, supersedes=row.supersedes, superseded_by=row.supersededBy,
+        kind=fact.kind if fact else "other", sentence=row.value, id=row.id, written_at=row.created_at,
+        valid_until=row.valid_until, supersedes=row.supersedes, superseded_by=row.superseded_by,
         source_kind=getattr(source, "kind", None), trust=getattr(source, "trust", None), reads=reads.get(row.id, 0),
     )
 
@@ -98,6 +99,6 @@ def history_facts(
         for key in keys:
             rows = client.history(ENTITY_TYPE, f"{pseudonym}_{concept}", key, deadline=deadline)
             if rows:
-                chains.append((concept, key, sorted(rows, key=lambda r: r.createdAt, reverse=True)))
+                chains.append((concept, key, sorted(rows, key=lambda r: parse_stamp(r.created_at), reverse=True)))
     reads = read_counts([r.id for _, _, rows in chains for r in rows])
     return [[s for s in (shown(c, r, reads) for r in rows) if s is not None] for c, _, rows in chains]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from lumente_cli.memory import facts as F
 from lumente_cli.parts import LABELS, PARTS
+from lumente_cli.timeutil import parse_stamp
 
 if TYPE_CHECKING:
     from lumente_cli.memory.client import MemoryClient
@@ -42,7 +43,7 @@ def newest_rows(
     newest: dict[str, AttributeDetail] = {}
     for row in view.attributes:
         if row.key in F.ALL_KEYS and row.id not in exclude_ids and _acceptable(row):
-            if row.key not in newest or newest[row.key].createdAt < row.createdAt:
+            if row.key not in newest or parse_stamp(newest[row.key].created_at) < parse_stamp(row.created_at):
                 newest[row.key] = row
         elif row.key in F.ALL_KEYS and row.id in exclude_ids:
             older = [
@@ -50,14 +51,14 @@ def newest_rows(
                 if r.id not in exclude_ids and _acceptable(r)
             ]
             if older:
-                newest[row.key] = max(older, key=lambda r: r.createdAt)
+                newest[row.key] = max(older, key=lambda r: parse_stamp(r.created_at))
     return newest
 
 
 def select(rows: dict[str, AttributeDetail]) -> list[F.MemoryFact]:
     parsed: dict[str, F.MemoryFact] = {}
     for key, row in rows.items():
-        fact = F.parse_fact(key, row.value, id=row.id, at=row.createdAt)
+        fact = F.parse_fact(key, row.value, id=row.id, at=row.created_at)
         if fact is not None:
             parsed[key] = fact
     chosen: list[F.MemoryFact] = []

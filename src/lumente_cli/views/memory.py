@@ -6,6 +6,7 @@ from collections.abc import Iterable
 
 from rich.console import Group, RenderableType
 from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 
 from lumente_cli.memory.inspect import ShownFact
@@ -23,11 +24,11 @@ def _group_label(fact: ShownFact) -> str:
 
 def _provenance(fact: ShownFact) -> Text:
     line = Text(fact.id, style="dim cyan")
-    line.append(f" · written {_when(fact.written_at)}", style="dim")
+    line.append(f"  written {_when(fact.written_at)}\n", style="dim")
     if fact.source_kind:
-        trust = f" {fact.trust:.2f}" if fact.trust is not None else ""
-        line.append(f" · {fact.source_kind}{trust}", style="dim")
-    line.append(f" · given to {fact.reads} agent call{'s' if fact.reads != 1 else ''}", style="dim")
+        trust = f", trust {fact.trust:.2f}" if fact.trust is not None else ""
+        line.append(f"source {fact.source_kind}{trust} · ", style="dim")
+    line.append(f"sent to {fact.reads} agent call{'s' if fact.reads != 1 else ''}", style="dim")
     return line
 
 
@@ -54,17 +55,19 @@ def chains(chain_list: Iterable[list[ShownFact]], names: dict[str, str]) -> Rend
             continue
         head = chain[0]
         title = Text(f"{names.get(head.concept, head.concept)} · {_group_label(head)}", style="bold")
-        title.append(f"  ({head.key}, {len(chain)} value{'s' if len(chain) != 1 else ''})", style="dim")
+        title.append(f"  {head.key}, {len(chain)} value{'s' if len(chain) != 1 else ''}, newest first", style="dim")
         blocks.append(title)
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True, min_width=19)
+        grid.add_column(ratio=1)
         for fact in chain:
             if fact.valid_until is None:
-                mark = Text("  ● now              ", style="green")
+                mark = Text("● now", style="green")
             else:
-                mark = Text(f"  ○ until {_when(fact.valid_until)} ", style="dim")
-            blocks.append(mark + safe(fact.sentence))
-            detail = Text("                     ") + _provenance(fact)
+                mark = Text(f"○ until\n  {_when(fact.valid_until)}", style="dim")
+            body = Text.assemble(safe(fact.sentence), "\n", _provenance(fact))
             if fact.superseded_by:
-                detail.append(f" · replaced by {fact.superseded_by}", style="dim")
-            blocks.append(detail)
-        blocks.append(Text())
+                body.append(f"\nreplaced by {fact.superseded_by}", style="dim")
+            grid.add_row(mark, body)
+        blocks.append(Padding(grid, (0, 0, 1, 2)))
     return Group(*blocks)

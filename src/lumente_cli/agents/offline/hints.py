@@ -32,7 +32,7 @@ def _from_memory(inp: HintInput, concept: Concept) -> tuple[str, list[str]]:
         if taps == 0:
             return f"Last time you did {label} without any Help, so trust what you already know.", [help_fact.id]
         if taps == 1:
-            return f"Last time {label} took one hint, and you finished it from there.", [help_fact.id]
+            return f"Last time {label} took one hint; see whether you need more than this one.", [help_fact.id]
         return (
             f"Last time {label} needed {_count(taps)} hints; start from this one and see if fewer will do.",
             [help_fact.id],
