@@ -10,7 +10,14 @@ _ALPHABET = string.ascii_lowercase + string.digits
 
 
 def random_token(length: int = 20, alphabet: str = _ALPHABET) -> str:
-    return "".join(secrets.choice(alphabet) for _ in range(length))
+    """`length` characters drawn uniformly from `alphabet` (rejection sampling
+    over random bytes: one system call, not one per character)."""
+    size = len(alphabet)
+    limit = 256 - 256 % size
+    out: list[str] = []
+    while len(out) < length:
+        out += [alphabet[b % size] for b in secrets.token_bytes(length + 8) if b < limit]
+    return "".join(out[:length])
 
 
 def new_id(table: str) -> str:

@@ -62,4 +62,9 @@ MIGRATIONS: list[list[str]] = [
             created_at TEXT NOT NULL, valid_until TEXT, last_used_at TEXT)""",
         "CREATE UNIQUE INDEX api_key_name ON api_key (COALESCE(context, ''), name)",
     ],
+    [
+        # Every claim purges records older than 24 h; without this index that
+        # purge scanned the whole table, making each write slower than the last.
+        "CREATE INDEX idempotency_age ON idempotency (context, created_at)",
+    ],
 ]
