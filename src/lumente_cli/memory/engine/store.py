@@ -37,8 +37,16 @@ def _prepare(path: Path) -> None:
     if not parent.exists():
         parent.mkdir(parents=True, mode=0o700)
         os.chmod(parent, 0o700)
-    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
-    os.close(fd)
+    # Never open and close the file when it exists: closing any descriptor of
+    # a file drops every POSIX lock this process holds on it, including the
+    # locks of SQLite connections other threads have open. That let another
+    # process overwrite the WAL under a reader ("database disk image is
+    # malformed", "disk I/O error"). Create it only when it is not there yet.
+    if not path.exists():
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
+        except FileExistsError:
+            pass
     for candidate in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         try:
             os.chmod(candidate, 0o600)
