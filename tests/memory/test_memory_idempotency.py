@@ -111,3 +111,49 @@ def test_idempotency_record_and_facts_commit_together(engine, client):
 def test_malformed_keys_are_400(engine, client, bad):
     status, _, data = raw(engine, "POST", FACTS, body("v"), headers={"Idempotency-Key": bad})
     assert status == 400 and "Idempotency-Key" in data["detail"]
+
+
+CLAIMANT = """
+import sys, time
+from datetime import datetime, timezone
+from pathlib import Path
+from lumente_cli.memory.engine import MemoryEngine, idempotency
+engine = MemoryEngine(Path(sys.argv[1]))
+held = idempotency.claim(engine.store, "local", "local", "crashy", sys.argv[2], datetime.now(timezone.utc))
+print("claimed", flush=True)
+time.sleep(60)  # "writing": killed with -9 before it completes
+"""
+
+
+def test_a_claim_whose_process_died_stops_blocking_at_once(db_path, client, clock):
+    """A server killed -9 between its claim and its write: the next try must
+    not wait out the 30 s lease (Lumente would leave the fact queued)."""
+    import subprocess
+    import sys
+    from datetime import datetime, timezone
+
+    digest = idempotency.body_hash(fact("gap", "v1").model_dump(mode="json", exclude_none=True))
+    claimant = subprocess.Popen([sys.executable, "-c", CLAIMANT, str(db_path), digest], stdout=subprocess.PIPE)
+    try:
+        assert claimant.stdout.readline().strip() == b"claimed"
+        clock.now = datetime.now(timezone.utc)  # the engine's time: inside the claim's lease
+        with pytest.raises(MemoryConflict):  # alive and writing: 409, as before
+            client.write_facts(fact("gap", "v1"), idempotency_key="crashy")
+        claimant.kill()
+        claimant.wait()
+        resp = client.write_facts(fact("gap", "v1"), idempotency_key="crashy")  # at once, not after 30 s
+        assert resp.extraction.attributes[0].value == "v1"
+        assert [r.value for r in client.history("topic", ENTITY, "gap")] == ["v1"]
+    finally:
+        if claimant.poll() is None:
+            claimant.kill()
+            claimant.wait()
+
+
+def test_claims_name_their_owner():
+    token_owner = idempotency.owner()
+    pid, _start, host = token_owner.split("|", 2)
+    assert int(pid) == __import__("os").getpid() and host
+    assert not idempotency.claimant_gone(f"tok|{token_owner}")  # this very process
+    assert not idempotency.claimant_gone("legacytoken")  # an old token keeps its lease
+    assert not idempotency.claimant_gone("tok|1|123|another-host")  # another host keeps its lease

@@ -10,7 +10,12 @@ a pending claim, which stops blocking once its lease runs out.
 * same key, same body, completed within 24 h → the stored response, no write;
 * same key, different body → 409;
 * same key while the first request is still in flight (claim not expired) → 409;
-* a write that fails releases its claim, so a retry runs again.
+* a write that fails releases its claim, so a retry runs again;
+* a claim whose process has died (killed mid-write: the claim committed, the
+  write did not) stops blocking at once rather than after its lease: each
+  claim names its owner (host, pid, process start time), and a claim owned by
+  a process on this host that no longer runs is taken over. Owners on another
+  host, or where this cannot be checked, keep the 30-second lease.
 
 The body hash is SHA-256 over the canonical JSON of the body (sorted keys), so
 key order and whitespace do not matter.
@@ -20,9 +25,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from lumente_cli.memory.engine.errors import ApiProblem
@@ -59,9 +67,52 @@ def body_hash(body: Any) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()
 
 
+def _start_time(pid: int) -> str | None:
+    """The process's start time in clock ticks since boot (Linux), or None."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(")") + 2:].split()  # after "pid (comm) "
+    if len(fields) < 20 or fields[0] in ("Z", "X"):  # a zombie has finished running
+        return None
+    return fields[19]
+
+
+_OWNER: tuple[int, str] | None = None
+
+
+def owner() -> str:
+    """This process, as a claim records it: `pid|start|host`."""
+    global _OWNER
+    pid = os.getpid()
+    if _OWNER is None or _OWNER[0] != pid:  # computed once per process (and again after a fork)
+        _OWNER = (pid, f"{pid}|{_start_time(pid) or '-'}|{socket.gethostname()}")
+    return _OWNER[1]
+
+
+def claimant_gone(token: str) -> bool:
+    """True only when the claim's owner certainly no longer runs."""
+    parts = token.split("|", 3)
+    if len(parts) != 4 or parts[3] != socket.gethostname() or not parts[1].isdigit():
+        return False  # another host, or an old token: trust the lease
+    pid, started = int(parts[1]), parts[2]
+    if pid == os.getpid():
+        return False  # this process: another of its threads is writing
+    if started != "-":
+        return _start_time(pid) != started  # gone, a zombie, or a new process on a reused pid
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def claim(store: Store, context: str, principal: str, key: str, digest: str, now: datetime) -> Claim | Replay:
     at = now.timestamp()
-    token = random_token(16)
+    token = f"{random_token(16)}|{owner()}"
     with store.write() as con:
         con.execute(
             "DELETE FROM idempotency WHERE context = ? AND created_at < ?",
@@ -77,7 +128,7 @@ def claim(store: Store, context: str, principal: str, key: str, digest: str, now
                     409, "this Idempotency-Key was already used with a different request body"
                 )
             return Replay(row["status"], bytes(row["response"]))
-        if row is not None and row["lease_until"] > at:
+        if row is not None and row["lease_until"] > at and not claimant_gone(row["token"]):
             raise ApiProblem(409, "a request with this Idempotency-Key is still being processed")
         con.execute(
             """INSERT OR REPLACE INTO idempotency
