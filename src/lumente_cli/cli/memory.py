@@ -1,8 +1,9 @@
-"""`lumente memory show | history | forget | sync`."""
+"""`lumente memory show | history | forget | sync | serve`."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from contextlib import contextmanager
 from collections.abc import Iterator
 from typing import Annotated, Any, Optional
@@ -225,3 +226,35 @@ def sync(
         errors = "; ".join(r["error"] for r in results if r["error"])
         raise MemoryUnreachable(f"{queued} facts could not be delivered to {backend.where} ({errors}).",
                                 hint="They stay in the outbox; run `lumente memory sync` again later.")
+
+
+@app.command("serve")
+@handle_errors
+def serve(
+    host: Annotated[str, typer.Option("--host", metavar="HOST",
+                                      help="Address to listen on. Anything but loopback is warned about.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", metavar="N", help="Port; 0 picks a free one (printed).")] = 9090,
+    db: Annotated[Optional[Path], typer.Option("--db", metavar="PATH", dir_okay=False,
+                                               help="Memory database (default: the embedded one in your data dir).")] = None,
+    api_key_file: Annotated[Optional[Path], typer.Option("--api-key-file", metavar="FILE", dir_okay=False,
+                                                         help="Read the admin key from FILE (default: generate one, "
+                                                              "shown once).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No request log lines.")] = False,
+) -> None:
+    """Serve the embedded memory over HTTP (bearer keys; docs/serve.md), until Ctrl-C or SIGTERM."""
+    from lumente_cli import paths
+    from lumente_cli.cli.common import globals_of
+    from lumente_cli.memory.server import ServeOptions, key_file_warning, read_key_file
+    from lumente_cli.memory.server import serve as run_server
+
+    key = None
+    if api_key_file is not None:
+        key = read_key_file(api_key_file)
+        warning = key_file_warning(api_key_file)
+        if warning:
+            print(warning, file=sys.stderr)
+    options = ServeOptions(db_path=db or paths.current().memory_database, host=host, port=port, api_key=key,
+                           quiet=quiet or globals_of().quiet)
+    code = run_server(options, out=sys.stdout, err=sys.stderr)
+    if code:
+        raise typer.Exit(code)

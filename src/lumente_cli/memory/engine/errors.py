@@ -11,10 +11,17 @@ TITLES = {
     403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
+    408: "Request timeout",
     409: "Conflict",
+    411: "Length required",
     413: "Payload too large",
+    414: "URI too long",
     422: "Unprocessable entity",
+    431: "Request header fields too large",
     500: "Internal server error",
+    501: "Not implemented",
+    503: "Service unavailable",
+    505: "HTTP version not supported",
 }
 
 SLUGS = {
@@ -23,10 +30,17 @@ SLUGS = {
     403: "forbidden",
     404: "not-found",
     405: "method-not-allowed",
+    408: "request-timeout",
     409: "conflict",
+    411: "length-required",
     413: "payload-too-large",
+    414: "uri-too-long",
     422: "invalid-context",
+    431: "headers-too-large",
     500: "internal-error",
+    501: "not-implemented",
+    503: "unavailable",
+    505: "http-version-not-supported",
 }
 
 PROBLEM_TYPE = "urn:lumente:memory:error:"

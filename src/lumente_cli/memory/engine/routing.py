@@ -61,6 +61,27 @@ def _fits(pattern: tuple[str, ...], segments: list[str]) -> dict[str, str] | Non
     return params
 
 
+def template(raw_path: str) -> str | None:
+    """The route a path matches, with its parameters as `{type}`, `{name}`,
+    `{key}` (the context id is kept): for logs that must not show names.
+    None when no route fits."""
+    try:
+        segments = split(raw_path)
+    except ApiProblem:
+        return None
+    if tuple(segments[:2]) != PREFIX or len(segments) < 3:
+        return None
+    if segments[2:] == ["health"]:
+        return "/api/v1/health"
+    context, rest = segments[2], segments[3:]
+    if not CONTEXT_ID.match(context):
+        return None
+    for _method, pattern, _handler in ROUTES:
+        if _fits(pattern, rest) is not None:
+            return "/".join(("", *PREFIX, context, *pattern))
+    return None
+
+
 def match(method: str, raw_path: str) -> Match:
     segments = split(raw_path)
     if tuple(segments[:2]) != PREFIX or len(segments) < 3:

@@ -1,0 +1,56 @@
+"""Fixtures for the served-memory tests. Every process a test starts is
+killed in teardown, so no server outlives its test."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))  # servehelpers, faultproxy
+
+from faultproxy import FaultProxy  # noqa: E402
+from servehelpers import Served  # noqa: E402
+
+
+@pytest.fixture
+def spawned():
+    """Processes to kill at teardown (servers register themselves via `serve`)."""
+    procs: list[subprocess.Popen] = []
+    yield procs
+    for proc in procs:
+        if proc.poll() is None:
+            proc.kill()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+@pytest.fixture
+def serve(tmp_path, spawned):
+    """serve(name="srv", **options) starts `lumente memory serve` and returns a Served."""
+    made: list[Served] = []
+
+    def start(name: str = "srv", **kwargs) -> Served:
+        server = Served(tmp_path / name, **kwargs)
+        made.append(server)
+        return server
+
+    yield start
+    for server in made:
+        server.kill()
+
+
+@pytest.fixture
+def server(serve):
+    return serve()
+
+
+@pytest.fixture
+def proxy(server):
+    p = FaultProxy(server.url)
+    yield p
+    p.close()
