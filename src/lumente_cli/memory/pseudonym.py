@@ -34,10 +34,31 @@ def load_or_create_secret(path: Path) -> bytes:
             os.chmod(path, 0o600)
         return data
     try:
-        secret = secrets.token_bytes(SECRET_BYTES)
-        write_private_file(path, secret)
+        return _publish_once(path, secrets.token_bytes(SECRET_BYTES))
     except OSError as exc:
         raise StorageError(f"cannot create the learner secret {path}: {exc.strerror or exc}.") from None
+
+
+def _publish_once(path: Path, secret: bytes) -> bytes:
+    """Create the secret file whole, unless another process got there first;
+    either way return the secret now in the file. Two first runs at the same
+    moment must not each keep a secret of their own: one of them would file
+    its learner's memory under a pseudonym no later run can derive."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    write_private_file(tmp, secret)
+    try:
+        os.link(tmp, path)  # atomic, and fails if the file exists
+    except FileExistsError:
+        data = path.read_bytes()
+        if len(data) >= 16:
+            return data
+        os.replace(tmp, path)  # an empty or cut file from a crash: replace it
+        return secret
+    except OSError:  # no hard links on this file system: last writer wins, as before
+        os.replace(tmp, path)
+        return path.read_bytes()
+    finally:
+        tmp.unlink(missing_ok=True)
     return secret
 
 

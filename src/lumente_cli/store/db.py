@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from collections.abc import Iterator
 from pathlib import Path
@@ -39,7 +40,7 @@ def open_database(path: Path) -> sqlite3.Connection:
     try:
         if existed:
             os.chmod(path, 0o600)
-        con.execute("PRAGMA journal_mode=WAL")
+        _use_wal(con)
         con.execute("PRAGMA synchronous=NORMAL")
         con.execute("PRAGMA foreign_keys=ON")
         migrate(con, path)
@@ -50,6 +51,21 @@ def open_database(path: Path) -> sqlite3.Connection:
         con.close()
         raise StorageError(f"cannot write {path}: {exc.strerror or exc}.") from None
     return con
+
+
+def _use_wal(con: sqlite3.Connection) -> None:
+    """Switch a new file to WAL. The switch needs an exclusive lock and
+    SQLite does not wait for it (no busy handler), so two first runs at the
+    same moment got "database is locked"; wait for it here instead."""
+    for attempt in range(40):
+        try:
+            if con.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                con.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or attempt == 39:
+                raise
+            time.sleep(0.01 * (attempt + 1))  # about 8 s in all
 
 
 def _explain(exc: sqlite3.DatabaseError, path: Path) -> StorageError:
