@@ -217,3 +217,34 @@ class Background:
                 self.proc.kill()
                 self.proc.wait()
         return code, self.out_path.read_text(errors="replace"), self.err_path.read_text(errors="replace")
+
+
+def learner_pseudonym(env: dict[str, str]) -> str:
+    """The pseudonym Lumente will use for this env, computed with Lumente's own
+    code in this process (creating the machine's secret if it is new); quicker
+    than a `lumente whoami` process where that is not what a test checks."""
+    from lumente_cli.memory.pseudonym import load_or_create_secret, pseudonym
+
+    secret = load_or_create_secret(Path(env["LUMENTE_HOME"]) / "data" / "secret")
+    return pseudonym(secret, env["LUMENTE_SIGN_IN"])
+
+
+def chains_whole(server: Served, pseudo: str, concept: str = "jwt") -> dict[str, list[Any]]:
+    """Every key's chain read back over HTTP with the real client: ids unique,
+    one open row, each link both ways, no value repeated next to itself."""
+    from lumente_cli.memory import facts as F
+    from lumente_cli.memory.client import remote_client
+
+    out = {}
+    with remote_client(server.url, context=CONTEXT, api_key=server.key) as client:
+        for key in F.ALL_KEYS:
+            rows = client.history("topic", f"{pseudo}_{concept}", key)  # oldest first
+            if not rows:
+                continue
+            assert len({r.id for r in rows}) == len(rows), key
+            assert sum(r.valid_until is None for r in rows) == 1, key
+            for older, newer in zip(rows, rows[1:]):
+                assert newer.supersedes == older.id and older.superseded_by == newer.id, key
+                assert newer.value != older.value, key
+            out[key] = rows
+    return out

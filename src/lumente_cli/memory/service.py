@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lumente_cli.agents.memory import Recall
 from lumente_cli.memory import writer
@@ -16,8 +16,13 @@ from lumente_cli.parts import PartKey
 from lumente_cli.session import SessionState
 from lumente_cli.store import LocalStore
 
+# What a session may spend on memory, in the worst case (docs/serve.md has the
+# fault cases): recall 1.5 s (PRODUCT.md §5), then writing 2.0 s, or 1.0 s when
+# recall already found memory unreachable this session. What is not written in
+# time waits in the outbox for the next run or `lumente memory sync`.
 RECALL_BUDGET_S = 1.5
-WRITE_BUDGET_S = 3.0
+WRITE_BUDGET_S = 2.0
+WRITE_BUDGET_AFTER_FAILED_RECALL_S = 1.0
 
 
 @dataclass
@@ -27,6 +32,7 @@ class LearnerMemory:
     pseudonym: str
     concept_id: str
     clock: Callable[[], float] = time.monotonic
+    unreachable: bool = field(default=False, init=False)  # recall got no usable answer this session
 
     @property
     def scope(self) -> str:
@@ -37,7 +43,7 @@ class LearnerMemory:
         return writer.entity_name(self.pseudonym, self.concept_id)
 
     def recall(self, session_id: str) -> Recall:
-        from lumente_cli.memory.client import MemoryError
+        from lumente_cli.memory.client import MemoryError, MemoryUnavailable
 
         if not self.backend.enabled:
             return Recall("off", reason="memory is off")
@@ -51,6 +57,7 @@ class LearnerMemory:
                 deadline=started + RECALL_BUDGET_S,
             )
         except MemoryError as exc:
+            self.unreachable = isinstance(exc, MemoryUnavailable)
             if self.clock() - started >= RECALL_BUDGET_S:
                 return Recall("unavailable", reason=f"memory did not answer within {RECALL_BUDGET_S:g} s")
             return Recall("unavailable", reason=exc.message)
@@ -84,4 +91,6 @@ class LearnerMemory:
             client = self.backend.client()
         except MemoryError as exc:
             return writer.Delivery(0, pending, exc.message)
+        if self.unreachable and budget_s is not None:
+            budget_s = min(budget_s, WRITE_BUDGET_AFTER_FAILED_RECALL_S)
         return writer.deliver(self.store, client, self.scope, budget_s=budget_s, clock=self.clock)

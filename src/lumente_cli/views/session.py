@@ -31,6 +31,11 @@ def memory_block(citations: list[dict[str, Any]]) -> Text | None:
     return block
 
 
+def one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 class SessionView:
     """Renders session events; stays silent for events that need no words."""
 
@@ -38,6 +43,7 @@ class SessionView:
         self.console = console
         self.verbose = verbose
         self.warned_memory = False
+        self.recall_failed = ""
 
     def __call__(self, event: dict[str, Any]) -> None:
         handler = getattr(self, f"on_{event['event']}", None)
@@ -56,8 +62,13 @@ class SessionView:
         )
 
     def on_memory_unavailable(self, e: dict[str, Any]) -> None:
+        # Said once, at the end, together with what happened to this session's facts.
+        self.recall_failed = self.recall_failed or one_line(e["reason"])
+
+    def memory_notice(self, text: str) -> None:
+        """The one line a session says about memory trouble (soft-wrapped: one line)."""
         if not self.warned_memory:
-            self.console.print(Text(f"Memory is unavailable ({e['reason']}); carrying on without it.", style="yellow"))
+            self.console.print(Text(text, style="yellow"), soft_wrap=True)
             self.warned_memory = True
 
     def on_memory_recalled(self, e: dict[str, Any]) -> None:
@@ -126,14 +137,22 @@ class SessionView:
         self.console.print(Panel(Group(*body), title="Coach", title_align="left", border_style="green"))
 
     def on_memory_written(self, e: dict[str, Any]) -> None:
-        if e["queued"]:
-            self.console.print(
-                Text(f"Memory: {e['written']} facts saved, {e['queued']} wait in the outbox (`lumente memory sync`).", style="yellow")
-            )
+        later = "the next session or `lumente memory sync` delivers them"
+        if self.recall_failed and e["queued"]:
+            self.memory_notice(f"Memory unavailable ({self.recall_failed}): this session went on without it, "
+                               f"and {e['queued']} facts wait in the outbox; {later}.")
+        elif self.recall_failed:
+            self.memory_notice(f"Memory could not be read this time ({self.recall_failed}); "
+                               f"this session's {e['written']} facts were saved.")
+        elif e["queued"]:
+            self.memory_notice(f"Memory: {e['written']} facts saved, {e['queued']} wait in the outbox "
+                               f"({one_line(e.get('reason') or 'not delivered')}); {later}.")
         elif self.verbose:
             self.console.print(Text(f"Memory: {e['written']} facts saved.", style="dim"))
 
     def on_session_paused(self, e: dict[str, Any]) -> None:
+        if self.recall_failed:
+            self.memory_notice(f"Memory unavailable ({self.recall_failed}); this session went on without it.")
         self.console.print()
         self.console.print(
             Text("Session saved as paused. `lumente practice` with the same concept resumes it.", style="yellow")
