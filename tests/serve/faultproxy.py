@@ -142,6 +142,7 @@ class FaultProxy:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # else each answer waits ~40 ms for a delayed ACK
     owner: FaultProxy
 
     def log_message(self, *args) -> None:  # quiet
@@ -216,9 +217,8 @@ class _Handler(BaseHTTPRequestHandler):
             if name.lower() not in ("content-length", "date", "server"):
                 self.send_header(name, value)
         self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-        self.wfile.flush()
+        self._headers_buffer.append(b"\r\n" + body)  # head and body in one write
+        self.flush_headers()
 
     def _drop(self) -> None:
         """Close with a reset and no answer, as a process that died."""
