@@ -241,7 +241,7 @@ def serve(
                                                               "shown once).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No request log lines.")] = False,
 ) -> None:
-    """Serve the embedded memory over HTTP (bearer keys; docs/serve.md), until Ctrl-C or SIGTERM."""
+    """Serve the embedded memory over HTTP, bearer-key protected, until Ctrl-C or SIGTERM."""
     from lumente_cli import paths
     from lumente_cli.cli.common import globals_of
     from lumente_cli.memory.server import ServeOptions, key_file_warning, read_key_file
