@@ -15,6 +15,8 @@ from typing import Any, TypeVar
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer._click import exceptions as click_exceptions
+from typer.core import TyperGroup
 
 from lumente_cli.errors import LumenteError
 from lumente_cli.exitcodes import ExitCode
@@ -98,3 +100,43 @@ def handle_errors(func: F) -> F:
             raise typer.Exit(int(ExitCode.ERROR)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+class LumenteGroup(TyperGroup):
+    """The root command. Click's own usage errors ("Missing argument", "No such
+    option") come out like every other Lumente error: `lumente: <message>` and
+    a hint line on stderr, exit status 2."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click_exceptions.NoArgsIsHelpError as exc:
+            exc.show()  # the help text itself, as click prints it
+            sys.exit(exc.exit_code)
+        except click_exceptions.UsageError as exc:
+            report_error(_sentence(exc.format_message()), _usage_hint(exc.ctx))
+            sys.exit(int(ExitCode.USAGE))
+        except click_exceptions.ClickException as exc:
+            report_error(_sentence(exc.format_message()))
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            report_error("aborted.")
+            sys.exit(int(ExitCode.ERROR))
+        sys.exit(code if isinstance(code, int) else int(ExitCode.OK))
+
+
+def _sentence(message: str) -> str:
+    message = message.strip()
+    if message[:1].isupper() and not message[1:2].isupper():
+        message = message[0].lower() + message[1:]
+    return message if message.endswith((".", "?", "!", ")")) else message + "."
+
+
+def _usage_hint(ctx: Any) -> str | None:
+    if ctx is None:
+        return None
+    usage = " ".join(ctx.get_usage().split())
+    return f"{usage}   (`{ctx.command_path} -h` for help)"

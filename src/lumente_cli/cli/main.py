@@ -9,10 +9,11 @@ import typer
 
 from lumente_cli import __version__
 from lumente_cli.cli import account, concepts, memory, practice, progress
-from lumente_cli.cli.common import Globals
+from lumente_cli.cli.common import Globals, LumenteGroup
 
 app = typer.Typer(
     name="lumente",
+    cls=LumenteGroup,
     help="Lumente: work out programming concepts along a four-part map, predict your score, then prove it.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
