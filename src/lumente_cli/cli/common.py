@@ -4,7 +4,6 @@ one place errors become a message and an exit status."""
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
 import traceback
@@ -20,6 +19,7 @@ from typer.core import TyperGroup
 
 from lumente_cli.errors import LumenteError
 from lumente_cli.exitcodes import ExitCode
+from lumente_cli.text import json_dumps, sanitize
 from lumente_cli.views.console import make_console
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -46,8 +46,9 @@ def _current_context() -> typer.Context | None:
 
 
 def out_console() -> Console:
+    """Results on stdout. -q never silences them: it drops notices and spinners on stderr."""
     g = globals_of()
-    return make_console(no_color=g.no_color, quiet=g.quiet)
+    return make_console(no_color=g.no_color)
 
 
 def err_console(*, quiet_ok: bool = True) -> Console:
@@ -57,17 +58,18 @@ def err_console(*, quiet_ok: bool = True) -> Console:
 
 
 def print_json(document: Any) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_dumps(document, indent=2) + "\n")
     sys.stdout.flush()
 
 
-def report_error(message: str, hint: str | None = None) -> None:
-    console = make_console(stderr=True, no_color=globals_of().no_color)
+def report_error(message: str, hint: str | None = None, *, no_color: bool = False) -> None:
+    console = make_console(stderr=True, no_color=no_color or globals_of().no_color)
+    # Messages can quote outside text (a file name, a server's error body): sanitised.
     line = Text("lumente: ", style="bold red")
-    line.append(message)
+    line.append(sanitize(message))
     console.print(line, soft_wrap=True)
     if hint:
-        console.print(Text(hint, style="dim"), soft_wrap=True)
+        console.print(Text(sanitize(hint), style="dim"), soft_wrap=True)
 
 
 def handle_errors(func: F) -> F:
@@ -117,7 +119,9 @@ class LumenteGroup(TyperGroup):
             exc.show()  # the help text itself, as click prints it
             sys.exit(exc.exit_code)
         except click_exceptions.UsageError as exc:
-            report_error(_sentence(exc.format_message()), _usage_hint(exc.ctx))
+            argv = list(sys.argv[1:] if args is None else args)
+            ctx = exc.ctx or self._context_for(prog_name or "lumente", argv)
+            report_error(_sentence(exc.format_message()), _usage_hint(ctx), no_color="--no-color" in argv)
             sys.exit(int(ExitCode.USAGE))
         except click_exceptions.ClickException as exc:
             report_error(_sentence(exc.format_message()))
@@ -126,6 +130,24 @@ class LumenteGroup(TyperGroup):
             report_error("aborted.")
             sys.exit(int(ExitCode.ERROR))
         sys.exit(code if isinstance(code, int) else int(ExitCode.OK))
+
+    def _context_for(self, prog_name: str, argv: list[str]) -> Any:
+        """The context of the deepest command named in argv, for errors click raises without one.
+        (The root's options are all flags, so every word not starting with '-' is a command name
+        until the first one that is not.)"""
+        from typer._click import Context
+
+        ctx = Context(self, info_name=prog_name, **self.context_settings)
+        cmd: Any = self
+        for word in argv:
+            if word.startswith("-"):
+                continue
+            sub = cmd.get_command(ctx, word) if hasattr(cmd, "get_command") else None
+            if sub is None:
+                break
+            ctx = Context(sub, info_name=word, parent=ctx, **sub.context_settings)
+            cmd = sub
+        return ctx
 
 
 def _sentence(message: str) -> str:

@@ -45,7 +45,7 @@ class SessionView:
             handler(event)
 
     def on_session_started(self, e: dict[str, Any]) -> None:
-        title = Text(f"Lumente · {e['concept_name']}", style="bold")
+        title = safe(f"Lumente · {e['concept_name']}", "bold")
         if e["resumed"]:
             title.append("  (resumed)", style="dim")
         levels = "  ".join(f"{LABELS[p]} {e['levels'][p]}" for p in PARTS)
