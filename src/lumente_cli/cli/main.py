@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from lumente_cli import __version__
-from lumente_cli.cli import account, concepts, config, memory, practice, progress
+from lumente_cli.cli import account, concepts, config, doctor, memory, practice, progress
 from lumente_cli.cli.common import Globals, LumenteGroup
 
 app = typer.Typer(
@@ -46,6 +46,7 @@ app.add_typer(memory.app, name="memory")
 app.command("progress")(progress.progress)
 app.command("login")(account.login)
 app.command("whoami")(account.whoami)
+app.command("doctor")(doctor.doctor)
 app.add_typer(config.app, name="config")
 app.command("path")(config.show_paths)
 
