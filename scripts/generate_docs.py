@@ -305,8 +305,8 @@ def render_man(tree: CommandDoc | None = None) -> str:
     out += [
         ".SH SEE ALSO",
         roff_text("lumente doctor checks an installation. The project's docs folder has cli-reference.md, "
-                  "configuration.md, exit-codes.md, shell.md (completions and this page), concept-format.md "
-                  "(writing your own concept files) and scoring.md."),
+                  "configuration.md, exit-codes.md, json.md (every --json document), shell.md (completions and "
+                  "this page), concept-format.md (writing your own concept files) and scoring.md."),
     ]
     return "\n".join(out) + "\n"
 
@@ -339,7 +339,7 @@ def render_reference(tree: CommandDoc | None = None) -> str:
         "",
         "Global options go before the command (`lumente -q memory show`); every command also takes `-h`, `--help`.",
         "Exit statuses are listed in [exit-codes.md](exit-codes.md); settings and environment variables in",
-        "[configuration.md](configuration.md).",
+        "[configuration.md](configuration.md); the `--json` documents in [json.md](json.md).",
         "",
         "| command | what it does |",
         "| --- | --- |",
