@@ -30,7 +30,8 @@ def history():
 
 READ_COMMANDS = [
     ("concepts",), ("concepts", "show", "jwt"), ("progress",), ("progress", "jwt"), ("whoami",),
-    ("memory", "show"), ("memory", "show", "jwt"), ("memory", "history"), ("memory", "history", "jwt", "--part", "coordinate"),
+    ("memory", "show"), ("memory", "show", "jwt"), ("memory", "history"),
+    ("memory", "history", "jwt", "--part", "coordinate"),
     ("memory", "sync"), ("doctor",), ("config", "show"), ("path",),
 ]
 

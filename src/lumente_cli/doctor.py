@@ -286,7 +286,8 @@ def _check_remote(ctx: Context, url: str, context: str, api_key: str) -> Iterabl
         reason = str(exc).strip() or type(exc).__name__
         yield fail("memory", f"remote memory at {url} is unreachable: GET /api/v1/health failed ({reason}).",
                    "Check memory_url (`lumente config show`) and that the service is running "
-                   "(`lumente memory serve` for a local one), or `lumente config unset memory_url` for embedded memory.")
+                   "(`lumente memory serve` for a local one), or `lumente config unset memory_url` "
+                   "for embedded memory.")
         return
     ms = (time.perf_counter() - start) * 1000
     if not 200 <= resp.status_code < 300:

@@ -43,7 +43,7 @@ def _setting(key: str) -> Any:
 def show(
     json_out: Annotated[bool, typer.Option("--json", help="Print the settings as JSON.")] = False,
 ) -> None:
-    """List every setting: its value (secrets redacted), where it came from, and the environment variable that overrides it."""
+    """List every setting: its value (secrets redacted), where it came from, and the variable that overrides it."""
     from lumente_cli.settings import load, read_config_file
 
     settings = load()
@@ -67,8 +67,9 @@ def show(
         for row in rows:
             line = Text(row["key"], style="cyan") + Text(" = ") + (
                 Text(row["value"]) if row["value"] else Text("(empty)", style="dim"))
-            line.append(f"   ({row['source']}{', over the config file' if row['source'] == 'env' and row['in_config'] else ''}"
-                        f"{'; ' + row['env'] + ' overrides it' if row['env'] else ''})", style="dim")
+            over = ", over the config file" if row["source"] == "env" and row["in_config"] else ""
+            overridden_by = f"; {row['env']} overrides it" if row["env"] else ""
+            line.append(f"   ({row['source']}{over}{overridden_by})", style="dim")
             console.print(line, soft_wrap=True)
             what = row["help"] + (f" One of: {', '.join(row['choices'])}." if row["choices"] else "")
             console.print(Text("    " + what, style="dim"), soft_wrap=True)

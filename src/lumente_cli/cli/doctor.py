@@ -16,7 +16,8 @@ LABEL = {"ok": "ok", "warn": "warn", "fail": "FAIL"}
 
 @handle_errors
 def doctor(
-    json_out: Annotated[bool, typer.Option("--json", help="Print the checks as JSON: {ok, checks: [{name, status, detail, fix}]}.")] = False,
+    json_out: Annotated[bool, typer.Option(
+        "--json", help="Print the checks as JSON: {ok, checks: [{name, status, detail, fix}]}.")] = False,
 ) -> None:
     """Check Python, folders, config, database, outbox, memory, learner, provider and concept files, one line each.
 
