@@ -100,10 +100,12 @@ def check_value(setting: Setting, value: str, *, where: str) -> None:
     """Every place a value comes from is held to the same rules, and the message
     never repeats a secret's value."""
     shown = "the value" if setting.secret else repr(value)
+    explain = "`lumente -v config show` explains every setting."
     if setting.choices and value not in setting.choices:
-        raise UsageError(f"{where}: {setting.key} must be one of {', '.join(setting.choices)} (got {shown}).")
+        raise UsageError(f"{where}: {setting.key} must be one of {', '.join(setting.choices)} (got {shown}).",
+                         hint=explain)
     if any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in value):
-        raise UsageError(f"{where}: {setting.key} must not contain control characters.")
+        raise UsageError(f"{where}: {setting.key} must not contain control characters.", hint=explain)
     if setting.key == "memory_url" and value and not _URL.match(value):
         raise UsageError(f"{where}: memory_url must be an http:// or https:// URL (got {shown}).",
                          hint="For example https://abc123.spectron.cloud, or empty for embedded memory.")
