@@ -86,6 +86,9 @@ def test_a_practice_session_has_no_escape_bytes_with_no_color():
     (("nope",), "lumente: no such command 'nope'."),
     (("memory", "history", "--part", "nonsense"), "lumente: unknown part 'nonsense'."),
     (("concepts", "show", "jwtt"), "lumente: unknown concept 'jwtt'."),
+    (("practice", "jwt", "--resume", "--restart"), "lumente: --resume and --restart cannot be used together."),
+    (("memory", "show", "--as-of", "whenever"), "lumente: --as-of: cannot read the time 'whenever'"),
+    (("login", "a\x01b"), "lumente: a sign-in ID must be 1 to 200 printable characters."),
 ])
 def test_errors_are_one_line_and_a_hint_on_stderr_with_exit_2(args, message):
     r = lumente(*args)

@@ -72,6 +72,16 @@ def report_error(message: str, hint: str | None = None, *, no_color: bool = Fals
         console.print(Text(sanitize(hint), style="dim"), soft_wrap=True)
 
 
+def default_hint(exc: LumenteError) -> str:
+    """Every error gets a hint line; this is the one for errors raised without their own."""
+    if exc.message.startswith("concept file "):
+        return "docs/concept-format.md describes every field of a concept file."
+    if exc.exit_code == ExitCode.USAGE:
+        ctx = _current_context()
+        return f"`{ctx.command_path if ctx else 'lumente'} -h` shows how to use it."
+    return "`lumente doctor` checks everything Lumente depends on and says how to fix it."
+
+
 def handle_errors(func: F) -> F:
     """Expected failures print one line (and a hint) and exit with their code;
     Ctrl-C exits 130; a bug prints a short notice instead of a traceback."""
@@ -81,7 +91,7 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except LumenteError as exc:
-            report_error(exc.message, exc.hint)
+            report_error(exc.message, exc.hint or default_hint(exc))
             raise typer.Exit(int(exc.exit_code)) from None
         except KeyboardInterrupt:
             report_error("interrupted.")

@@ -65,4 +65,6 @@ def _report_problems(problems: list[str]) -> None:
         console = err_console(quiet_ok=False)
         for problem in problems:
             console.print(Text(f"lumente: {sanitize(problem)}", style="red"), soft_wrap=True)
+        console.print(Text("docs/concept-format.md describes every field; `lumente doctor` lists the broken files.",
+                           style="dim"), soft_wrap=True)
         raise typer.Exit(int(ExitCode.ERROR))
