@@ -220,3 +220,38 @@ def test_commands_that_do_not_call_claude_never_import_anthropic(args, stdin):
     modules = _imported(*args, stdin=stdin)
     assert not {m for m in modules if m == "anthropic" or m.startswith("anthropic.")}
     assert "lumente_cli.cli.main" in modules
+
+
+def _on_a_terminal(*args: str, env: dict[str, str]) -> str:
+    """Run `python -m lumente_cli` with stdout and stderr on a real pseudo-terminal; return the raw bytes."""
+    import pty
+    import select
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "lumente_cli", *args], stdin=subprocess.DEVNULL, stdout=slave,
+                            stderr=slave, env={**os.environ, "TERM": "xterm", "COLUMNS": "100", **env}, close_fds=True)
+    os.close(slave)
+    out = b""
+    while True:
+        ready, _, _ = select.select([master], [], [], 30)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    os.close(master)
+    proc.wait(timeout=30)
+    return out.decode("utf-8", "replace")
+
+
+def test_no_color_on_a_real_terminal_has_no_colour_or_style_sequences():
+    coloured = _on_a_terminal("concepts", "show", "jwt", env={})
+    assert "\x1b[" in coloured  # a terminal gets styles by default
+    plain = _on_a_terminal("concepts", "show", "jwt", env={"NO_COLOR": "1"})
+    assert "JSON Web Token" in plain and ESC not in plain
+    flag = _on_a_terminal("--no-color", "doctor", env={})
+    assert "python" in flag and ESC not in flag
