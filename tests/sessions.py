@@ -21,7 +21,7 @@ from lumente_cli.practice.events import Emitter
 from lumente_cli.practice.runner import PracticeRun
 from lumente_cli.practice.student_io import ScriptedIO
 from lumente_cli.store import LocalStore
-from lumente_cli.store.db import write_tx
+from lumente_cli.sqlite_tx import write_tx
 
 
 @dataclass

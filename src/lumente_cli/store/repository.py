@@ -19,7 +19,8 @@ from pydantic import TypeAdapter
 
 from lumente_cli.parts import PARTS, START_LEVEL, PartKey
 from lumente_cli.session import Event, SessionState
-from lumente_cli.store.db import open_database, write_tx
+from lumente_cli.sqlite_tx import write_tx
+from lumente_cli.store.db import open_database
 from lumente_cli.timeutil import now
 
 _EVENT = TypeAdapter(Event)
