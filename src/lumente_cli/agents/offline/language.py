@@ -15,12 +15,20 @@ _CONTRACTIONS = [
     (re.compile(r"n['’]t\b"), " not"),
     (re.compile(r"['’](re|ve|ll|d|m)\b"), ""),
     (re.compile(r"['’]s\b"), ""),
+    # Typed without the apostrophe, as students in a hurry do: "doesnt", "isnt", "cant".
+    (re.compile(r"\bcant\b"), "can not"),
+    (re.compile(r"\bwont\b"), "will not"),
+    (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|could|should|would|must|need)nt\b"), r"\1 not"),
 ]
+# A full stop after these abbreviations does not end a sentence ("hashing vs. encryption").
+_ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
 _WORD = re.compile(r"[a-z0-9+#]+")
 _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
 _CLAUSE_SPLIT = re.compile(r",|:|\(|\)|—|–|\b(?:but|while|whereas|although|though|however|unlike|instead)\b")
 
-NEGATIONS = frozenset({"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather"})
+NEGATIONS = frozenset(
+    {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather", "cannot"}
+)
 FUNCTION_WORDS = frozenset(
     """a an the and or but so because if then than as of to in on at by for from with about into onto
     over under between through is are was were be been being am it its this that these those there here
@@ -30,10 +38,14 @@ FUNCTION_WORDS = frozenset(
     such one own up out via per like lets let get gets make makes made use uses used mean means""".split()
 )
 
+# No "-est": it cut "request" to "requ" and "digest" to "dig", while "requests" kept
+# its stem, so the singular and the plural no longer matched.
 _SUFFIXES = (
     "izations", "isations", "ization", "isation", "ations", "ation", "ings", "ing", "ments", "ment",
-    "ness", "ions", "ion", "ies", "ied", "ers", "er", "est", "ed", "es", "ly", "s",
+    "ness", "ions", "ion", "ies", "ied", "ers", "er", "ed", "es", "ly", "s",
 )
+# These need a longer stem, or "order"/"ordered" and "apply"/"applies" part ways.
+_LONG_STEM_SUFFIXES = frozenset({"ers", "er", "ly"})
 
 
 def normalise(text: str) -> str:
@@ -54,7 +66,10 @@ def stem(word: str) -> str:
     if len(w) <= 3 or not w.isalpha():
         return w
     for suffix in _SUFFIXES:
-        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+        if suffix == "s" and w.endswith("ss"):
+            break  # "class", "access", "process": not a plural
+        minimum = 4 if suffix in _LONG_STEM_SUFFIXES else 3
+        if w.endswith(suffix) and len(w) - len(suffix) >= minimum:
             w = w[: -len(suffix)]
             if suffix in ("ies", "ied"):
                 w += "y"
@@ -63,6 +78,8 @@ def stem(word: str) -> str:
         w = w[:-1]
     if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
         w = w[:-1]
+    if len(w) > 3 and w.endswith("y"):
+        w = w[:-1] + "i"  # "query"/"queries", "cookie"/"cookies" meet at "queri", "cooki"
     return w
 
 
@@ -71,7 +88,8 @@ def stems(text: str) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE_SPLIT.split(normalise(text)) if s.strip()]
+    folded = _ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), normalise(text))
+    return [s for s in _SENTENCE_SPLIT.split(folded) if s.strip()]
 
 
 def clauses(sentence: str) -> list[str]:
@@ -106,6 +124,15 @@ def compile_phrasing(source: str) -> Phrasing:
 
 def is_negated(clause: str) -> bool:
     return any(w in NEGATIONS for w in words(clause))
+
+
+def negation_count(text: str) -> int:
+    return sum(w in NEGATIONS for w in words(text))
+
+
+def phrasing_negations(source: str) -> int:
+    """How many terms of a phrasing are themselves negations ('idempotent no side-effects': 1)."""
+    return sum(any(w in NEGATIONS for alt in term.split("|") for w in words(alt)) for term in source.split())
 
 
 def function_word_ratio(text: str) -> float:
