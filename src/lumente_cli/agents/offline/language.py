@@ -25,6 +25,12 @@ _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
 _WORD = re.compile(r"[a-z0-9+#]+")
 _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
 _CLAUSE_SPLIT = re.compile(r",|:|\(|\)|—|–|\b(?:but|while|whereas|although|though|however|unlike|instead)\b")
+_AND = re.compile(r"\band\b")
+# A finite verb on both sides of "and" marks two clauses ("hashing is one way and
+# encryption is reversible"); without one it joins words ("hashing and encryption are").
+_CLAUSE_VERBS = frozenset(
+    "is are was were can cannot could does do did will would has have had should must may might means mean".split()
+)
 
 NEGATIONS = frozenset(
     {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather", "cannot"}
@@ -93,7 +99,27 @@ def sentences(text: str) -> list[str]:
 
 
 def clauses(sentence: str) -> list[str]:
-    return [c for c in _CLAUSE_SPLIT.split(sentence) if c and c.strip()]
+    result: list[str] = []
+    for clause in _CLAUSE_SPLIT.split(sentence):
+        if clause and clause.strip():
+            result.extend(_split_and(clause))
+    return result
+
+
+def _split_and(clause: str) -> list[str]:
+    """Split at an 'and' that joins two full clauses, each with its own verb."""
+    pieces = _AND.split(clause)
+    out = [pieces[0]]
+    for piece in pieces[1:]:
+        if _has_verb(out[-1]) and _has_verb(piece):
+            out.append(piece)
+        else:
+            out[-1] = out[-1] + " and " + piece
+    return [p for p in out if p.strip()]
+
+
+def _has_verb(text: str) -> bool:
+    return any(w in _CLAUSE_VERBS for w in words(text))
 
 
 def word_matches(term: str, candidate: str) -> bool:
