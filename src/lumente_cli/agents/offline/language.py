@@ -24,7 +24,7 @@ _CONTRACTIONS = [
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
 _WORD = re.compile(r"[a-z0-9+#]+")
 _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
-_CLAUSE_SPLIT = re.compile(r",|:|\(|\)|—|–|\b(?:but|while|whereas|although|though|however|unlike|instead)\b")
+_CLAUSE_SPLIT = re.compile(r",|:|\(|\)|—|–|\b(?:but|while|whereas|although|though|however|unlike|instead|vs|versus)\b")
 _AND = re.compile(r"\band\b")
 # A finite verb on both sides of "and" marks two clauses ("hashing is one way and
 # encryption is reversible"); without one it joins words ("hashing and encryption are").
