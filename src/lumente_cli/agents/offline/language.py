@@ -139,6 +139,16 @@ class Phrasing:
     def matches(self, bag: frozenset[str]) -> bool:
         return all(any(all(any(word_matches(w, s) for s in bag) for w in alt) for alt in term) for term in self.terms)
 
+    def matches_nearby(self, stems_in_order: list[str]) -> bool:
+        """All terms within a short run of words: for short assertions such as
+        'REST is a protocol', which words scattered over a long clause do not make."""
+        width = 2 * len(self.terms) + 1
+        if len(stems_in_order) <= width:
+            return self.matches(frozenset(stems_in_order))
+        return any(
+            self.matches(frozenset(stems_in_order[i : i + width])) for i in range(len(stems_in_order) - width + 1)
+        )
+
 
 @lru_cache(maxsize=4096)
 def compile_phrasing(source: str) -> Phrasing:
