@@ -34,7 +34,7 @@ _CLAUSE_VERBS = frozenset(
 
 NEGATIONS = frozenset(
     {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather", "cannot",
-     "impossible", "infeasible", "unable"}
+     "impossible", "infeasible", "unable", "ignore", "ignores", "ignoring", "ignored"}
 )
 FUNCTION_WORDS = frozenset(
     """a an the and or but so because if then than as of to in on at by for from with about into onto
