@@ -53,6 +53,9 @@ _SUFFIXES = (
 )
 # These need a longer stem, or "order"/"ordered" and "apply"/"applies" part ways.
 _LONG_STEM_SUFFIXES = frozenset({"ers", "er", "ly"})
+# After these, a stem ending in "-er" is cut again, so that "tamper", "tampered" and
+# "tampering" (and "filter", "answer", "register"...) all meet.
+_VERB_SUFFIXES = frozenset({"ings", "ing", "ed", "es", "s"})
 
 
 def normalise(text: str) -> str:
@@ -80,6 +83,8 @@ def stem(word: str) -> str:
             w = w[: -len(suffix)]
             if suffix in ("ies", "ied"):
                 w += "y"
+            elif suffix in _VERB_SUFFIXES and w.endswith("er") and len(w) - 2 >= 4:
+                w = w[:-2]  # "tampered" -> "tamper" -> "tamp", as "tamper" itself
             break
     if len(w) > 3 and w.endswith("e"):
         w = w[:-1]
@@ -142,7 +147,7 @@ class Phrasing:
     def matches_nearby(self, stems_in_order: list[str]) -> bool:
         """All terms within a short run of words: for short assertions such as
         'REST is a protocol', which words scattered over a long clause do not make."""
-        width = 2 * len(self.terms) + 1
+        width = 2 * len(self.terms) + 2
         if len(stems_in_order) <= width:
             return self.matches(frozenset(stems_in_order))
         return any(
@@ -159,12 +164,16 @@ def compile_phrasing(source: str) -> Phrasing:
     return Phrasing(source, tuple(t for t in terms if t))
 
 
+# Idioms that contain a negation word but deny nothing: "the same, no matter how often".
+_NON_NEGATING = re.compile(r"\b(?:no matter|not only|no doubt|nothing but)\b")
+
+
 def is_negated(clause: str) -> bool:
-    return any(w in NEGATIONS for w in words(clause))
+    return negation_count(clause) > 0
 
 
 def negation_count(text: str) -> int:
-    return sum(w in NEGATIONS for w in words(text))
+    return sum(w in NEGATIONS for w in words(_NON_NEGATING.sub(" ", normalise(text))))
 
 
 def phrasing_negations(source: str) -> int:
