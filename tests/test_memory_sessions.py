@@ -311,3 +311,17 @@ def test_session_facts_follow_the_templates_and_keys():
     assert body["triples"][0]["value"] == "Last time on JWT you guessed 4 and proved 4."
     assert "predicted=4" in body["labels"] and "score=4" in body["labels"] and "writer=coach" in body["labels"]
     assert all(ch in "abcdefghijklmnopqrstuvwxyz0123456789_" for f in out for ch in f.key)
+
+
+def test_a_corrupt_embedded_memory_file_does_not_stop_the_session():
+    from lumente_cli import paths
+
+    db = paths.current().memory_database
+    db.parent.mkdir(parents=True, exist_ok=True)
+    db.write_bytes(b"definitely not sqlite" * 50)
+    r = lumente("practice", "jwt", "--json", input=HELPED)
+    assert r.exit_code == 0, r.stderr
+    (unavailable,) = events_of(r, "memory_unavailable")
+    assert "cannot be opened" in unavailable["reason"]
+    assert events_of(r, "memory_written")[0]["queued"] == 9
+    assert db.read_bytes() == b"definitely not sqlite" * 50  # left alone
