@@ -23,6 +23,7 @@ from pathlib import Path
 
 from lumente_cli.memory.engine.normalise import scope_touches
 from lumente_cli.memory.engine.schema import MIGRATIONS
+from lumente_cli.sqlite_tx import write_tx
 
 BUSY_TIMEOUT_S = 15.0
 MAX_IDLE = 8
@@ -120,14 +121,8 @@ class Store:
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """One short write transaction; rolled back if the block raises."""
-        with self.connection() as con:
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                yield con
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
-            con.execute("COMMIT")
+        with self.connection() as con, write_tx(con):
+            yield con
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
