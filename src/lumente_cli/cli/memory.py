@@ -14,7 +14,6 @@ from lumente_cli.cli.common import err_console, handle_errors, out_console, prin
 from lumente_cli.cli.completion import concept_names, part_names
 from lumente_cli.errors import LumenteError, UsageError
 from lumente_cli.exitcodes import ExitCode
-from lumente_cli.memory import facts as F
 
 app = typer.Typer(help="See, trace and delete what Lumente remembers about you.", no_args_is_help=True)
 
@@ -105,6 +104,7 @@ def history(
     json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """Show how each remembered value changed: the whole chain of each key, newest first."""
+    from lumente_cli.memory import facts as F
     from lumente_cli.memory.inspect import history_facts
     from lumente_cli.parts import PARTS, parse_part
     from lumente_cli.views.memory import chains
