@@ -198,3 +198,21 @@ def test_human_output_has_score_reference_and_coach():
     assert r.exit_code == 0
     assert "Score 8/8" in r.stdout and "The reference map" in r.stdout and "Coach" in r.stdout
     assert "Predict your score" in r.stderr  # prompts stay off stdout
+
+
+def test_level_one_shows_the_worked_example_and_wants_it_in_your_own_words():
+    miss = script(2, "no idea", "no idea", "no idea", "no idea")
+    assert lumente("practice", "jwt", "--no-memory", input=miss).exit_code == 0  # every part drops to 1
+    from lumente_cli.concepts.library import load_library
+
+    example = load_library().resolve("jwt").supraordinate.worked_example.strip()
+    copied = " ".join(example.split())
+    r = lumente("practice", "jwt", "--json", "--no-memory",
+                input=script(3, copied, *list(JWT_SOLID.values())[1:]))
+    assert r.exit_code == 0, r.stderr
+    started = [e for e in r.events() if e["event"] == "part_started"]
+    assert all(e["level"] == 1 and e["worked_example"] for e in started)
+    assert "explain it back in your own words" in started[0]["prompt"]
+    verdicts = [e for e in r.events() if e["event"] == "verdict"]
+    assert verdicts[0]["verdict"] == "partial" and "own words" in verdicts[0]["feedback"]
+    assert [v["verdict"] for v in verdicts[1:]] == ["solid"] * 3

@@ -1,4 +1,5 @@
-"""Named exit statuses, documented in the man page and in docs/json.md."""
+"""Named exit statuses, documented in the man page and in docs/exit-codes.md
+(both generated from the docstrings below by scripts/generate_docs.py)."""
 
 from enum import IntEnum
 
@@ -18,3 +19,22 @@ class ExitCode(IntEnum):
     """Claude was needed (e.g. to map a new concept) and could not be used."""
     INTERRUPTED = 130
     """Ctrl-C; a session in progress was saved as paused."""
+
+
+def descriptions() -> dict[ExitCode, str]:
+    """Each code's docstring (the string under the member above).
+
+    Python keeps no such docstrings at run time, so they are read from this
+    file's source; only the docs generator and tests call this."""
+    import ast
+    import inspect
+    import sys
+
+    tree = ast.parse(inspect.getsource(sys.modules[__name__]))
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "ExitCode")
+    found: dict[ExitCode, str] = {}
+    for node, after in zip(cls.body, [*cls.body[1:], None]):
+        if isinstance(node, ast.Assign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
+            name = node.targets[0].id  # type: ignore[attr-defined]
+            found[ExitCode[name]] = " ".join(str(after.value.value).split())
+    return found

@@ -6,8 +6,20 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 APP = "lumente"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing Lumente stores, for `lumente path`, the man page and the docs."""
+
+    name: str
+    path: Path
+    kind: Literal["dir", "file", "table"]
+    description: str
+    table: str | None = None  # for kind "table": the table inside `path`
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,31 @@ class Paths:
     def secret(self) -> Path:
         """The random key the learner pseudonym is derived under."""
         return self.data_dir / "secret"
+
+    def entries(self) -> list[Entry]:
+        """Everything Lumente keeps, in the order `lumente path` lists it."""
+        return [
+            Entry("config_dir", self.config_dir, "dir", "Settings and your own concept files."),
+            Entry("config", self.config_file, "file",
+                  "Settings (TOML, mode 0600); `lumente config` reads and writes it."),
+            Entry("user_concepts", self.user_concepts_dir, "dir",
+                  "Concept files you add by hand, one TOML file per concept."),
+            Entry("data_dir", self.data_dir, "dir", "Lumente's data (mode 0700)."),
+            Entry("database", self.database, "file",
+                  "Lumente's own log (SQLite, mode 0600, with -wal and -shm files beside it): "
+                  "learners, sessions, your answers, levels. The only place your answers are kept."),
+            Entry("outbox", self.database, "table",
+                  "Memory facts waiting to be delivered: the memory_fact table inside the database "
+                  "(rows not yet delivered). `lumente memory sync` delivers them.",
+                  table="memory_fact"),
+            Entry("memory_database", self.memory_database, "file",
+                  "The embedded memory engine's store (SQLite), used when no memory_url is set."),
+            Entry("secret", self.secret, "file",
+                  "The random key your learner pseudonym is derived under (mode 0600). "
+                  "Without it you get a new pseudonym."),
+            Entry("mapped_concepts", self.mapped_concepts_dir, "dir",
+                  "Concept files the Claude mapper built for concepts not in the library, kept for reuse."),
+        ]
 
 
 def current() -> Paths:

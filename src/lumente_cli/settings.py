@@ -4,6 +4,7 @@ variables. Each value remembers where it came from so `config show` can say."""
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,22 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("sign_in", "LUMENTE_SIGN_IN", "", "Sign-in ID the learner pseudonym is derived from (empty: your OS user name)."),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
+_URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.IGNORECASE)
+
+# Environment variables Lumente reads that are not settings; the man page and
+# docs/configuration.md list them with the settings' own variables.
+OTHER_ENVIRONMENT: tuple[tuple[str, str], ...] = (
+    ("LUMENTE_HOME", "Keep every Lumente file in this one folder (config/ and data/ inside it) "
+                     "instead of the platform's folders."),
+    ("XDG_CONFIG_HOME", "Where the config folder lives when LUMENTE_HOME is not set (Linux; default ~/.config)."),
+    ("XDG_DATA_HOME", "Where the data folder lives when LUMENTE_HOME is not set (Linux; default ~/.local/share)."),
+    ("NO_COLOR", "Any non-empty value turns colour and text styles off, like --no-color, even when "
+                 "FORCE_COLOR is set."),
+    ("FORCE_COLOR", "Colour and styles even when output is not a terminal (unless NO_COLOR or --no-color)."),
+    ("LUMENTE_DEBUG", "Print the traceback of an internal error (a bug in Lumente) instead of a one-line notice."),
+    ("_LUMENTE_COMPLETE", "Set by the shell completion scripts when they ask Lumente for candidates; "
+                          "not for use by hand."),
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +82,8 @@ def read_config_file(path: Path) -> dict[str, str]:
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"config file {path}: cannot be read ({exc}).") from None
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"config file {path}: not valid TOML ({exc}).", hint="Fix it, or `lumente config set` a value.") from None
+        raise UsageError(f"config file {path}: not valid TOML ({exc}).",
+                         hint="Fix it by hand, or move it aside to start from the defaults.") from None
     out: dict[str, str] = {}
     for key, value in data.items():
         if key not in BY_KEY:
@@ -73,14 +91,24 @@ def read_config_file(path: Path) -> dict[str, str]:
         if not isinstance(value, str | int | bool):
             raise UsageError(f"config file {path}: setting {key!r} must be a string.")
         text = str(value).lower() if isinstance(value, bool) else str(value)
-        _check_choice(BY_KEY[key], text, where=f"config file {path}")
+        check_value(BY_KEY[key], text, where=f"config file {path}")
         out[key] = text
     return out
 
 
-def _check_choice(setting: Setting, value: str, *, where: str) -> None:
+def check_value(setting: Setting, value: str, *, where: str) -> None:
+    """Every place a value comes from is held to the same rules, and the message
+    never repeats a secret's value."""
+    shown = "the value" if setting.secret else repr(value)
+    explain = "`lumente -v config show` explains every setting."
     if setting.choices and value not in setting.choices:
-        raise UsageError(f"{where}: {setting.key} must be one of {', '.join(setting.choices)} (got {value!r}).")
+        raise UsageError(f"{where}: {setting.key} must be one of {', '.join(setting.choices)} (got {shown}).",
+                         hint=explain)
+    if any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in value):
+        raise UsageError(f"{where}: {setting.key} must not contain control characters.", hint=explain)
+    if setting.key == "memory_url" and value and not _URL.match(value):
+        raise UsageError(f"{where}: memory_url must be an http:// or https:// URL (got {shown}).",
+                         hint="For example https://abc123.spectron.cloud, or empty for embedded memory.")
 
 
 @dataclass(frozen=True)
@@ -95,10 +123,11 @@ class Settings:
         return self.values[key].value
 
 
-def load(environ: dict[str, str] | None = None) -> Settings:
+def load(environ: dict[str, str] | None = None, *, use_file: bool = True) -> Settings:
+    """`use_file=False` skips the config file (doctor uses it to carry on past a broken one)."""
     env = os.environ if environ is None else environ
     path = paths.current().config_file
-    from_file = read_config_file(path)
+    from_file = read_config_file(path) if use_file else {}
     values: dict[str, Value] = {}
     for s in SETTINGS:
         value, source = s.default, "default"
@@ -106,7 +135,7 @@ def load(environ: dict[str, str] | None = None) -> Settings:
             value, source = from_file[s.key], "config"
         if s.env and env.get(s.env):
             value, source = env[s.env], "env"
-            _check_choice(s, value, where=f"environment variable {s.env}")
+            check_value(s, value, where=f"environment variable {s.env}")
         values[s.key] = Value(s, value, source)  # type: ignore[arg-type]
     return Settings(values, path)
 
@@ -114,8 +143,9 @@ def load(environ: dict[str, str] | None = None) -> Settings:
 def write_setting(key: str, value: str) -> Path:
     """Set one key in the config file, keeping the others; the file stays 0600."""
     if key not in BY_KEY:
-        raise UsageError(f"unknown setting {key!r}.", hint="`lumente config show` lists the settings.")
-    _check_choice(BY_KEY[key], value, where="config set")
+        raise UsageError(f"unknown setting {key!r}.", hint=f"Settings: {', '.join(BY_KEY)}.")
+    if value != "":  # "" removes the key
+        check_value(BY_KEY[key], value, where="config set")
     path = paths.current().config_file
     data = read_config_file(path)
     if value == "":

@@ -18,6 +18,20 @@ _ESCAPES = re.compile(
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+_C1 = re.compile(r"[\x7f-\x9f\u2028\u2029]")
+
+
+def json_dumps(document: object, *, indent: int | None = None) -> str:
+    """JSON for a terminal or a pipe: UTF-8 text as is, but every control
+    character escaped. json.dumps escapes C0 (ESC, BEL) itself; DEL, the C1
+    controls (an 8-bit CSI is U+009B) and the line separators are escaped here,
+    which JSON allows inside strings and never needs outside them."""
+    import json
+
+    text = json.dumps(document, ensure_ascii=False, indent=indent)
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def slug(name: str) -> str:
     """'Hashing vs. Encryption' -> 'hashing_vs_encryption'; only [a-z0-9_] survives."""
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()

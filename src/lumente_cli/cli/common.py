@@ -4,7 +4,6 @@ one place errors become a message and an exit status."""
 from __future__ import annotations
 
 import functools
-import json
 import os
 import sys
 import traceback
@@ -15,9 +14,12 @@ from typing import Any, TypeVar
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer._click import exceptions as click_exceptions
+from typer.core import TyperGroup
 
 from lumente_cli.errors import LumenteError
 from lumente_cli.exitcodes import ExitCode
+from lumente_cli.text import json_dumps, sanitize
 from lumente_cli.views.console import make_console
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,8 +46,9 @@ def _current_context() -> typer.Context | None:
 
 
 def out_console() -> Console:
+    """Results on stdout. -q never silences them: it drops notices and spinners on stderr."""
     g = globals_of()
-    return make_console(no_color=g.no_color, quiet=g.quiet)
+    return make_console(no_color=g.no_color)
 
 
 def err_console(*, quiet_ok: bool = True) -> Console:
@@ -55,17 +58,28 @@ def err_console(*, quiet_ok: bool = True) -> Console:
 
 
 def print_json(document: Any) -> None:
-    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_dumps(document, indent=2) + "\n")
     sys.stdout.flush()
 
 
-def report_error(message: str, hint: str | None = None) -> None:
-    console = make_console(stderr=True, no_color=globals_of().no_color)
+def report_error(message: str, hint: str | None = None, *, no_color: bool = False) -> None:
+    console = make_console(stderr=True, no_color=no_color or globals_of().no_color)
+    # Messages can quote outside text (a file name, a server's error body): sanitised.
     line = Text("lumente: ", style="bold red")
-    line.append(message)
+    line.append(sanitize(message))
     console.print(line, soft_wrap=True)
     if hint:
-        console.print(Text(hint, style="dim"), soft_wrap=True)
+        console.print(Text(sanitize(hint), style="dim"), soft_wrap=True)
+
+
+def default_hint(exc: LumenteError) -> str:
+    """Every error gets a hint line; this is the one for errors raised without their own."""
+    if exc.message.startswith("concept file "):
+        return "docs/concept-format.md describes every field of a concept file."
+    if exc.exit_code == ExitCode.USAGE:
+        ctx = _current_context()
+        return f"`{ctx.command_path if ctx else 'lumente'} -h` shows how to use it."
+    return "`lumente doctor` checks everything Lumente depends on and says how to fix it."
 
 
 def handle_errors(func: F) -> F:
@@ -77,7 +91,7 @@ def handle_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except LumenteError as exc:
-            report_error(exc.message, exc.hint)
+            report_error(exc.message, exc.hint or default_hint(exc))
             raise typer.Exit(int(exc.exit_code)) from None
         except KeyboardInterrupt:
             report_error("interrupted.")
@@ -98,3 +112,63 @@ def handle_errors(func: F) -> F:
             raise typer.Exit(int(ExitCode.ERROR)) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+class LumenteGroup(TyperGroup):
+    """The root command. Click's own usage errors ("Missing argument", "No such
+    option") come out like every other Lumente error: `lumente: <message>` and
+    a hint line on stderr, exit status 2."""
+
+    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click_exceptions.NoArgsIsHelpError as exc:
+            exc.show()  # the help text itself, as click prints it
+            sys.exit(exc.exit_code)
+        except click_exceptions.UsageError as exc:
+            argv = list(sys.argv[1:] if args is None else args)
+            ctx = exc.ctx or self._context_for(prog_name or "lumente", argv)
+            report_error(_sentence(exc.format_message()), _usage_hint(ctx), no_color="--no-color" in argv)
+            sys.exit(int(ExitCode.USAGE))
+        except click_exceptions.ClickException as exc:
+            report_error(_sentence(exc.format_message()))
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            report_error("aborted.")
+            sys.exit(int(ExitCode.ERROR))
+        sys.exit(code if isinstance(code, int) else int(ExitCode.OK))
+
+    def _context_for(self, prog_name: str, argv: list[str]) -> Any:
+        """The context of the deepest command named in argv, for errors click raises without one.
+        (The root's options are all flags, so every word not starting with '-' is a command name
+        until the first one that is not.)"""
+        from typer._click import Context
+
+        ctx = Context(self, info_name=prog_name, **self.context_settings)
+        cmd: Any = self
+        for word in argv:
+            if word.startswith("-"):
+                continue
+            sub = cmd.get_command(ctx, word) if hasattr(cmd, "get_command") else None
+            if sub is None:
+                break
+            ctx = Context(sub, info_name=word, parent=ctx, **sub.context_settings)
+            cmd = sub
+        return ctx
+
+
+def _sentence(message: str) -> str:
+    message = message.strip()
+    if message[:1].isupper() and not message[1:2].isupper():
+        message = message[0].lower() + message[1:]
+    return message if message.endswith((".", "?", "!", ")")) else message + "."
+
+
+def _usage_hint(ctx: Any) -> str | None:
+    if ctx is None:
+        return None
+    usage = " ".join(ctx.get_usage().split())
+    return f"{usage}   (`{ctx.command_path} -h` for help)"

@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
 from lumente_cli.cli.common import err_console, handle_errors, out_console, print_json
 from lumente_cli.cli.completion import concept_names
 from lumente_cli.exitcodes import ExitCode
+from lumente_cli.text import sanitize
 
 app = typer.Typer(help="List the concepts you can practise, or show one concept's map.", no_args_is_help=False)
 
@@ -62,5 +64,7 @@ def _report_problems(problems: list[str]) -> None:
     if problems:
         console = err_console(quiet_ok=False)
         for problem in problems:
-            console.print(f"lumente: {problem}", style="red", soft_wrap=True)
+            console.print(Text(f"lumente: {sanitize(problem)}", style="red"), soft_wrap=True)
+        console.print(Text("docs/concept-format.md describes every field; `lumente doctor` lists the broken files.",
+                           style="dim"), soft_wrap=True)
         raise typer.Exit(int(ExitCode.ERROR))

@@ -8,11 +8,12 @@ from typing import Annotated
 import typer
 
 from lumente_cli import __version__
-from lumente_cli.cli import account, concepts, memory, practice, progress
-from lumente_cli.cli.common import Globals
+from lumente_cli.cli import account, concepts, config, doctor, memory, practice, progress
+from lumente_cli.cli.common import Globals, LumenteGroup
 
 app = typer.Typer(
     name="lumente",
+    cls=LumenteGroup,
     help="Lumente: work out programming concepts along a four-part map, predict your score, then prove it.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -45,6 +46,9 @@ app.add_typer(memory.app, name="memory")
 app.command("progress")(progress.progress)
 app.command("login")(account.login)
 app.command("whoami")(account.whoami)
+app.command("doctor")(doctor.doctor)
+app.add_typer(config.app, name="config")
+app.command("path")(config.show_paths)
 
 
 def run() -> None:

@@ -15,7 +15,6 @@ from lumente_cli.cli.common import err_console, handle_errors, out_console, prin
 from lumente_cli.cli.completion import concept_names, part_names
 from lumente_cli.errors import LumenteError, UsageError
 from lumente_cli.exitcodes import ExitCode
-from lumente_cli.memory import facts as F
 
 app = typer.Typer(help="See, trace and delete what Lumente remembers about you.", no_args_is_help=True)
 
@@ -33,6 +32,21 @@ def _memory_errors(action: str, where: str) -> Iterator[None]:
     except MemoryError as exc:
         raise MemoryUnreachable(f"could not {action} {where}: {exc.message}",
                                 hint="`lumente doctor` checks the memory backend.") from None
+
+
+@contextmanager
+def _memory(action: str) -> Iterator[tuple[Any, Any]]:
+    """The workspace and its memory backend, closed afterwards; memory errors become one line."""
+    from lumente_cli.workspace import Workspace
+
+    ws = Workspace()
+    backend = ws.memory_backend()
+    try:
+        with _memory_errors(action, backend.where):
+            yield ws, backend
+    finally:
+        backend.close()
+        ws.close()
 
 
 def _concepts(ws: Any, client: Any, concept: str | None) -> tuple[list[str], dict[str, str]]:
@@ -58,7 +72,6 @@ def show(
     from lumente_cli.memory.inspect import current_facts
     from lumente_cli.timeutil import format_time, parse_time
     from lumente_cli.views.memory import remembered
-    from lumente_cli.workspace import Workspace
 
     stamp = None
     if as_of is not None:
@@ -66,16 +79,10 @@ def show(
             stamp = format_time(parse_time(as_of))
         except ValueError as exc:
             raise UsageError(f"--as-of: {exc}.") from None
-    ws = Workspace()
-    backend = ws.memory_backend()
-    try:
-        with _memory_errors("read memory at", backend.where):
-            client = backend.client()
-            ids, names = _concepts(ws, client, concept)
-            facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=ws.store.read_counts)
-    finally:
-        backend.close()
-        ws.close()
+    with _memory("read memory at") as (ws, backend):
+        client = backend.client()
+        ids, names = _concepts(ws, client, concept)
+        facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=ws.store.read_counts)
     if json_out:
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind, "as_of": stamp,
                     "facts": [f.to_json() for f in facts]})
@@ -98,10 +105,10 @@ def history(
     json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """Show how each remembered value changed: the whole chain of each key, newest first."""
+    from lumente_cli.memory import facts as F
     from lumente_cli.memory.inspect import history_facts
     from lumente_cli.parts import PARTS, parse_part
     from lumente_cli.views.memory import chains
-    from lumente_cli.workspace import Workspace
 
     keys = list(F.ALL_KEYS)
     if part is not None:
@@ -109,16 +116,10 @@ def history(
         if key is None:
             raise UsageError(f"unknown part {part!r}.", hint=f"Parts: {', '.join(PARTS)}.")
         keys = [F.level_key(key), F.help_key(key)]
-    ws = Workspace()
-    backend = ws.memory_backend()
-    try:
-        with _memory_errors("read memory at", backend.where):
-            client = backend.client()
-            ids, names = _concepts(ws, client, concept)
-            found = history_facts(client, ws.pseudonym, ids, keys, read_counts=ws.store.read_counts)
-    finally:
-        backend.close()
-        ws.close()
+    with _memory("read memory at") as (ws, backend):
+        client = backend.client()
+        ids, names = _concepts(ws, client, concept)
+        found = history_facts(client, ws.pseudonym, ids, keys, read_counts=ws.store.read_counts)
     if json_out:
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind,
                     "chains": [{"concept": c[0].concept, "key": c[0].key, "part": c[0].part,

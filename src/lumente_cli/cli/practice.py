@@ -37,6 +37,7 @@ def practice(
     from lumente_cli.practice.events import Emitter, ndjson_sink
     from lumente_cli.practice.runner import PracticeRun
     from lumente_cli.practice.student_io import ScriptedIO, TerminalIO
+    from lumente_cli.views.console import safe
     from lumente_cli.views.session import SessionView
     from lumente_cli.workspace import Workspace
 
@@ -61,7 +62,7 @@ def practice(
         if json_out:
             emitter.add(ndjson_sink(sys.stdout))
         for problem in lib.problems:
-            prompts.print(f"warning: {problem}", style="yellow", soft_wrap=True)
+            prompts.print(safe(f"warning: {problem}", "yellow"), soft_wrap=True)
         agents, usage = make_agents(found, ws.settings, provider.value if provider else None,
                                     notify=lambda message: emitter.emit("notice", message=message))
         store = ws.store

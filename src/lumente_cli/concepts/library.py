@@ -4,6 +4,7 @@ in the config dir, and concepts the Claude mapper built earlier."""
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -79,35 +80,70 @@ def parse_concept(raw: bytes, where: str, *, expected_id: str | None = None) -> 
     if len(raw) > MAX_FILE_BYTES:
         raise ConceptError(f"concept file {where}: larger than {MAX_FILE_BYTES // 1024} KB.")
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ConceptError(f"concept file {where}: not UTF-8 text.") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        near = _field_at(raw.decode("utf-8", errors="replace"), line)
+        raise ConceptError(f"concept file {where}: not UTF-8 text (line {line}{near}).") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConceptError(f"concept file {where}: not valid TOML ({exc}).") from None
+        found = _TOML_LINE.search(str(exc))
+        near = _field_at(text, int(found.group(1))) if found else ""
+        raise ConceptError(f"concept file {where}: not valid TOML ({exc}{near}).") from None
+    except RecursionError:
+        raise ConceptError(f"concept file {where}: not valid TOML (nested too deeply).") from None
     try:
         concept = Concept.model_validate(data)
     except ValidationError as exc:
         raise ConceptError(f"concept file {where}: {describe_validation_error(exc)}") from None
+    except RecursionError:
+        raise ConceptError(f"concept file {where}: values nested too deeply.") from None
     order = [key for key in data if key in PARTS]
     if order != list(PARTS):
-        raise ConceptError(f"concept file {where}: the parts must appear in map order: {', '.join(PARTS)}.")
+        misplaced = next(key for key, want in zip(order, PARTS) if key != want)
+        raise ConceptError(
+            f"concept file {where}: field {misplaced!r} is out of place; "
+            f"the parts must appear in map order: {', '.join(PARTS)}."
+        )
     if expected_id is not None and concept.id != expected_id:
         raise ConceptError(f"concept file {where}: field 'id' is {concept.id!r} but the file is named {expected_id!r}.")
     return concept
 
 
-def describe_validation_error(exc: ValidationError) -> str:
-    """'field coordinate.key_points[0].accept: Field required' (first problem, and a count)."""
+_TOML_LINE = re.compile(r"at line (\d+)")
+_TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\- ]+?)\s*\]\]?")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_\-]+)\s*=")
+
+
+def _field_at(text: str, line: int) -> str:
+    """', field coordinate.question': the key on (or the table around) a line, for error messages."""
+    lines = text.splitlines()
+    if not 1 <= line <= len(lines):
+        return ""
+    table = ""
+    for previous in lines[:line]:
+        header = _TABLE.match(previous)
+        if header:
+            table = header.group(1).replace(" ", "")
+    key = _KEY.match(lines[line - 1])
+    name = ".".join(part for part in (table, key.group(1) if key else "") if part)
+    return f", field {name}" if name else ""
+
+
+def describe_validation_error(exc: ValidationError, *, limit: int = 3) -> str:
+    """'field coordinate.reference: Field required; field coordinate.notes: unknown field'
+    (the first few problems, and a count of the rest): a renamed field shows both ends."""
     errors = exc.errors()
-    first = errors[0]
-    loc = ""
-    for part in first["loc"]:
-        loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    message = first["msg"]
-    if first["type"] == "extra_forbidden":
-        message = "unknown field"
-    return f"field {loc or '(top level)'}: {message}{more}"
+    shown = []
+    for error in errors[:limit]:
+        loc = ""
+        for part in error["loc"]:
+            loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
+        message = "unknown field" if error["type"] == "extra_forbidden" else error["msg"]
+        shown.append(f"field {loc or '(top level)'}: {message}")
+    more = f" (and {len(errors) - limit} more)" if len(errors) > limit else ""
+    return "; ".join(shown) + more
 
 
 def _library_files() -> list[tuple[str, bytes]]:

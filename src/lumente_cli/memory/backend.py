@@ -7,6 +7,7 @@ memory never opens the memory database or the network.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -28,6 +29,8 @@ class MemoryBackend:
     context: str = "lumente"
     api_key: str = field(default="", repr=False)
     db_path: str = ""
+    # Builds the client instead of the defaults below (tests record traffic this way).
+    client_factory: Callable[[], MemoryClient] | None = field(default=None, repr=False)
     _client: MemoryClient | None = field(default=None, init=False, repr=False)
 
     @property
@@ -41,17 +44,16 @@ class MemoryBackend:
 
             if self.kind == "off":
                 raise MemoryUnavailable("memory is off", where=self.where)
-            if self.kind == "remote":
+            if self.client_factory is not None:
+                self._client = self.client_factory()
+            elif self.kind == "remote":
                 self._client = remote_client(
                     self.url, context=self.context, api_key=self.api_key or None, timeout=REMOTE_TIMEOUT_S
                 )
             else:
                 from pathlib import Path
 
-                try:
-                    self._client = embedded_client(Path(self.db_path), context=self.context)
-                except Exception as exc:  # the engine could not open its file: report, don't crash
-                    raise MemoryUnavailable(f"cannot open the embedded memory: {exc}", where=self.where) from None
+                self._client = embedded_client(Path(self.db_path), context=self.context)
         return self._client
 
     def close(self) -> None:

@@ -6,10 +6,10 @@ view) and the local store logs them.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from lumente_cli.text import json_dumps
 from lumente_cli.timeutil import now
 
 EVENT_KINDS = (
@@ -51,7 +51,7 @@ class Emitter:
 
 def ndjson_sink(stream: TextIO) -> Sink:
     def write(event: dict[str, Any]) -> None:
-        stream.write(json.dumps(event, ensure_ascii=False) + "\n")
+        stream.write(json_dumps(event) + "\n")
         stream.flush()
 
     return write

@@ -221,25 +221,26 @@ class PracticeRun:
     def _finish(self) -> None:
         assert self.state is not None and self.record is not None and self.turn is not None
         state = self.state
-        self.store.finish_session(self.record, state)
-        self.store.add_usage(self.record.id, self.usage.input_tokens, self.usage.output_tokens)
         assert state.prediction is not None
-        self.emitter.emit(
-            "session_finished", score=state.score, max_score=MAX_SCORE, prediction=state.prediction,
-            gap=state.score - state.prediction,
-            reference={key: part.reference.strip() for key, part in self.concept.parts()},
-            usage={"calls": self.usage.calls, "input_tokens": self.usage.input_tokens,
-                   "output_tokens": self.usage.output_tokens},
-        )
+        self.store.finish_session(self.record, state)
         results = tuple(
             PartResult(part=p.part, level=p.level, new_level=p.new_level or p.level, verdict=p.answer or "missing",
                        question=p.question, points=p.points or 0, help_taps=p.help_taps)
             for p in state.parts
         )
+        # The coach runs before the score is shown so the usage reported with it is complete.
         with self.spinner("Writing your coach note…"):
             remark = self.turn.call(
                 "coach", CoachInput(concept=self.concept.id, prediction=state.prediction, score=state.score, results=results)
             )
+        self.store.add_usage(self.record.id, self.usage.input_tokens, self.usage.output_tokens)
+        self.emitter.emit(
+            "session_finished", score=state.score, max_score=MAX_SCORE, prediction=state.prediction,
+            gap=state.score - state.prediction,
+            reference={key: part.reference.strip() for key, part in self.concept.parts()},
+            usage={"calls": self.usage.calls, "input_tokens": self.usage.input_tokens,
+                   "output_tokens": self.usage.output_tokens, "fallbacks": self.usage.fallbacks},
+        )
         self.emitter.emit("coach", message=remark.message, citations=self._citations(remark))
         self._write_memory(state)
 

@@ -68,7 +68,7 @@ class ScriptedIO:
     def _show(self, prompt: str, text: str) -> None:
         if self.echo is not None:
             shown = text if len(text) <= 300 else text[:300] + f"… ({len(text):,} characters)"
-            self.echo.print(Text(prompt, style="bold cyan") + Text(sanitize(shown)), soft_wrap=True)
+            self.echo.print(Text(sanitize(prompt), style="bold cyan") + Text(sanitize(shown)), soft_wrap=True)
 
     def _read(self) -> str:
         raw = self.stream.readline()
@@ -115,7 +115,7 @@ class TerminalIO:
 
     def _input(self, prompt: str) -> str:
         try:
-            return self.console.input(Text(prompt, style="bold cyan"))
+            return self.console.input(Text(sanitize(prompt), style="bold cyan"))
         except EOFError:
             raise EndOfInput() from None
         except UnicodeDecodeError:

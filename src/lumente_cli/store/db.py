@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from contextlib import contextmanager
-from collections.abc import Iterator
 from pathlib import Path
 
 from lumente_cli.errors import StorageError
 from lumente_cli.paths import ensure_private_dir
+from lumente_cli.sqlite_tx import write_tx
 from lumente_cli.store.migrations import MIGRATIONS
 
 BUSY_TIMEOUT_S = 15.0
@@ -78,19 +77,6 @@ def _explain(exc: sqlite3.DatabaseError, path: Path) -> StorageError:
     if "readonly" in text or "unable to open" in text:
         return StorageError(f"cannot write the database {path} ({text}).", hint="Check the folder's permissions.")
     return StorageError(f"the database {path} could not be used ({text}).")
-
-
-@contextmanager
-def write_tx(con: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """A write transaction that takes the lock up front (no read-to-write upgrade deadlock)."""
-    con.execute("BEGIN IMMEDIATE")
-    try:
-        yield con
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    else:
-        con.execute("COMMIT")
 
 
 def migrate(con: sqlite3.Connection, path: Path) -> None:

@@ -27,9 +27,9 @@ def concept_list(lib: Library) -> RenderableType:
 
 
 def concept_map(concept: Concept) -> RenderableType:
-    title = Text(concept.name, style="bold")
+    title = safe(concept.name, "bold")
     if concept.full_name:
-        title.append(f" · {concept.full_name}", style="bold")
+        title.append_text(safe(f" · {concept.full_name}", "bold"))
     parts: list[RenderableType] = [title, safe(concept.summary, "italic"), Text()]
     for key, part in concept.parts():
         parts.append(Text(f"{LABELS[key]}", style="bold cyan") + Text(f"  ({ASKS[key]})", style="dim"))

@@ -13,15 +13,30 @@ from lumente_cli.text import sanitize
 
 
 def make_console(*, stderr: bool = False, no_color: bool = False, quiet: bool = False) -> Console:
+    """With --no-color or NO_COLOR the output has no escape sequences at all:
+    no colour and no styles (bold, dim), and FORCE_COLOR cannot bring them back.
+    A real terminal still gets its spinner."""
+    file = sys.stderr if stderr else sys.stdout
     color_off = no_color or bool(os.environ.get("NO_COLOR"))
+    extra: dict[str, object] = {}
+    if color_off:
+        extra = {"color_system": None, "force_terminal": _isatty(file)}
     return Console(
         stderr=stderr,
         no_color=color_off,
         highlight=False,
         emoji=False,
         quiet=quiet,
-        file=sys.stderr if stderr else sys.stdout,
+        file=file,
+        **extra,  # type: ignore[arg-type]
     )
+
+
+def _isatty(file: object) -> bool:
+    try:
+        return bool(file.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
 
 
 def safe(text: str, style: str = "") -> Text:

@@ -40,7 +40,7 @@ def remembered(facts: list[ShownFact], names: dict[str, str], *, as_of: str | No
     for fact in facts:
         if fact.concept != concept:
             concept, group = fact.concept, None
-            blocks.append(Text(names.get(fact.concept, fact.concept), style="bold"))
+            blocks.append(safe(names.get(fact.concept, fact.concept), "bold"))
         if _group_label(fact) != group:
             group = _group_label(fact)
             blocks.append(Padding(Text(group, style="cyan"), (0, 0, 0, 2)))
@@ -54,7 +54,7 @@ def chains(chain_list: Iterable[list[ShownFact]], names: dict[str, str]) -> Rend
         if not chain:
             continue
         head = chain[0]
-        title = Text(f"{names.get(head.concept, head.concept)} · {_group_label(head)}", style="bold")
+        title = safe(f"{names.get(head.concept, head.concept)} · {_group_label(head)}", "bold")
         title.append(f"  {head.key}, {len(chain)} value{'s' if len(chain) != 1 else ''}, newest first", style="dim")
         blocks.append(title)
         grid = Table.grid(padding=(0, 1))

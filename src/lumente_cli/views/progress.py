@@ -10,6 +10,7 @@ from lumente_cli.parts import LABELS, MAX_LEVEL, MIN_LEVEL, PARTS
 from lumente_cli.progress import ConceptProgress
 from lumente_cli.session import MAX_SCORE
 from lumente_cli.views.charts import bar, sparkline
+from lumente_cli.views.console import safe
 
 SHOWN_SESSIONS = 8
 TREND_STYLE = {"shrinking": "green", "growing": "yellow", "steady": "cyan", "too few sessions": "dim"}
@@ -17,7 +18,7 @@ TREND_STYLE = {"shrinking": "green", "growing": "yellow", "steady": "cyan", "too
 
 def concept_progress(cp: ConceptProgress, *, concept_name: str, ascii_only: bool = False) -> RenderableType:
     n = len(cp.sessions)
-    head = Text(concept_name, style="bold")
+    head = safe(concept_name, "bold")
     head.append(f"  {n} session{'s' if n != 1 else ''}", style="dim")
     trend = cp.gap_trend
     head.append("  · gap between guess and score: ", style="dim")

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
 from rich.panel import Panel
 from rich.rule import Rule
+from rich.table import Table
 from rich.text import Text
 
-from lumente_cli.parts import LABELS, LEVEL_DESCRIPTIONS, PARTS
+from lumente_cli.parts import LABELS, LEVEL_NAMES, PARTS
 from lumente_cli.text import reflow
 from lumente_cli.views.console import safe
 
@@ -18,17 +19,16 @@ VERDICT_STYLE = {"solid": "bold green", "partial": "bold yellow", "missing": "bo
 VERDICT_MARK = {"solid": "✔", "partial": "◐", "missing": "✘"}
 
 
-def memory_block(citations: list[dict[str, Any]]) -> Text | None:
+def memory_block(citations: list[dict[str, Any]]) -> RenderableType | None:
     """'From what Lumente remembers:' and each verified fact with its ID."""
     if not citations:
         return None
-    block = Text("From what Lumente remembers:\n", style="dim italic")
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(no_wrap=True)
+    grid.add_column(ratio=1)
     for c in citations:
-        block.append("  • ")
-        block.append_text(safe(c["sentence"]))
-        block.append(f"  ({c['id']})\n", style="dim")
-    block.rstrip()
-    return block
+        grid.add_row("•", Text.assemble(safe(c["sentence"]), "\n", Text(c["id"], style="dim cyan")))
+    return Group(Text("From what Lumente remembers:", style="dim italic"), Padding(grid, (0, 0, 0, 2)))
 
 
 def one_line(text: str, limit: int = 160) -> str:
@@ -44,6 +44,7 @@ class SessionView:
         self.verbose = verbose
         self.warned_memory = False
         self.recall_failed = ""
+        self.concept = ""
 
     def __call__(self, event: dict[str, Any]) -> None:
         handler = getattr(self, f"on_{event['event']}", None)
@@ -51,7 +52,8 @@ class SessionView:
             handler(event)
 
     def on_session_started(self, e: dict[str, Any]) -> None:
-        title = Text(f"Lumente · {e['concept_name']}", style="bold")
+        self.concept = e["concept"]
+        title = safe(f"Lumente · {e['concept_name']}", "bold")
         if e["resumed"]:
             title.append("  (resumed)", style="dim")
         levels = "  ".join(f"{LABELS[p]} {e['levels'][p]}" for p in PARTS)
@@ -77,7 +79,7 @@ class SessionView:
 
     def on_part_started(self, e: dict[str, Any]) -> None:
         self.console.print()
-        heading = f"{e['index']}/4 {e['label']} · level {e['level']}: {LEVEL_DESCRIPTIONS[e['level']]}"
+        heading = f"{e['index']}/4 {e['label']} · level {e['level']}: {LEVEL_NAMES[e['level']]}"
         self.console.print(Rule(Text(heading, style="bold cyan"), align="left"))
         if e.get("worked_example"):
             self.console.print(Panel(safe(reflow(e["worked_example"])), title="Worked example", title_align="left", border_style="blue"))
@@ -95,7 +97,7 @@ class SessionView:
     def on_verdict(self, e: dict[str, Any]) -> None:
         style = VERDICT_STYLE[e["verdict"]]
         what = "question" if e["kind"] == "question" else "answer"
-        line = Text(f"{VERDICT_MARK[e['verdict']]} {e['verdict']} {what} ", style=style)
+        line = Text(f"{VERDICT_MARK[e['verdict']]} {e['verdict']} {what}: ", style=style)
         line.append_text(safe(e["feedback"]))
         self.console.print(line)
 
@@ -139,7 +141,7 @@ class SessionView:
     def on_memory_written(self, e: dict[str, Any]) -> None:
         later = "the next session or `lumente memory sync` delivers them"
         if self.recall_failed and e["queued"]:
-            self.memory_notice(f"Memory unavailable ({self.recall_failed}): this session went on without it, "
+            self.memory_notice(f"Memory is unavailable ({self.recall_failed}): this session went on without it, "
                                f"and {e['queued']} facts wait in the outbox; {later}.")
         elif self.recall_failed:
             self.memory_notice(f"Memory could not be read this time ({self.recall_failed}); "
@@ -152,10 +154,10 @@ class SessionView:
 
     def on_session_paused(self, e: dict[str, Any]) -> None:
         if self.recall_failed:
-            self.memory_notice(f"Memory unavailable ({self.recall_failed}); this session went on without it.")
+            self.memory_notice(f"Memory is unavailable ({self.recall_failed}); this session went on without it.")
         self.console.print()
         self.console.print(
-            Text("Session saved as paused. `lumente practice` with the same concept resumes it.", style="yellow")
+            Text(f"Session saved as paused; `lumente practice {self.concept}` resumes it.", style="yellow")
         )
 
     def on_notice(self, e: dict[str, Any]) -> None:

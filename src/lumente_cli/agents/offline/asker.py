@@ -16,7 +16,7 @@ def ask(concept: Concept, inp: AskInput) -> Question:
             worked_example=part.worked_example.strip(),
         )
     if inp.level == 2:
-        return Question(prompt=" ".join(part.guided), cues=list(part.cues))
+        return Question(prompt="\n".join(part.guided), cues=list(part.cues))
     if inp.level == 3:
         return Question(prompt=part.question)
     return Question(prompt=f"{label} of {concept.name}: write {ASKS[inp.part]}.")

@@ -55,14 +55,23 @@ def analyse(part: Part, answer: str, *, shipped_text: str = "") -> Judgement:
 
 
 def _states(confusion: Confusion, answer: str) -> bool:
-    """True when a clause states the confusion without negating it."""
+    """True when a clause states the confusion without negating it.
+
+    A confusion is a short assertion, so its words must stand close together
+    ('REST is a protocol'), not merely share a long clause ('REST is a style that
+    uses the HTTP protocol'). A confusion may itself be a negative ('idempotent means
+    no side effects'); then the clause must carry more negation words than the
+    phrasing to count as denying it.
+    """
     for sentence in lang.sentences(answer):
         for clause in lang.clauses(sentence):
-            if lang.is_negated(clause):
-                continue
-            bag = frozenset(lang.stems(clause))
-            if any(lang.compile_phrasing(m).matches(bag) for m in confusion.match):
-                return True
+            negations = lang.negation_count(clause)
+            stems = lang.stems(clause)
+            for m in confusion.match:
+                if negations > lang.phrasing_negations(m):
+                    continue
+                if lang.compile_phrasing(m).matches_nearby(stems):
+                    return True
     return False
 
 

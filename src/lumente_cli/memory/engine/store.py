@@ -23,6 +23,7 @@ from pathlib import Path
 
 from lumente_cli.memory.engine.normalise import scope_touches
 from lumente_cli.memory.engine.schema import MIGRATIONS
+from lumente_cli.sqlite_tx import write_tx
 
 BUSY_TIMEOUT_S = 15.0
 MAX_IDLE = 8
@@ -137,14 +138,8 @@ class Store:
         if not self._write_lock.acquire(timeout=2 * BUSY_TIMEOUT_S):
             raise StoreError("the memory store is busy: a write waited too long for its turn")
         try:
-            with self.connection() as con:
-                con.execute("BEGIN IMMEDIATE")
-                try:
-                    yield con
-                except BaseException:
-                    con.execute("ROLLBACK")
-                    raise
-                con.execute("COMMIT")
+            with self.connection() as con, write_tx(con):
+                yield con
         finally:
             self._write_lock.release()
 

@@ -1,0 +1,1 @@
+complete --command lumente --no-files --arguments "(env _LUMENTE_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=get-args _TYPER_COMPLETE_ARGS=(commandline -cp) lumente)" --condition "env _LUMENTE_COMPLETE=complete_fish _TYPER_COMPLETE_FISH_ACTION=is-args _TYPER_COMPLETE_ARGS=(commandline -cp) lumente"

@@ -1,0 +1,214 @@
+"""Learners, levels, sessions, answers and the event log."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from lumente_cli.parts import PARTS, START_LEVEL, PartKey
+from lumente_cli.session import Event, SessionState
+from lumente_cli.sqlite_tx import write_tx
+from lumente_cli.timeutil import now
+
+from lumente_cli.store.chunks import chunks
+
+_EVENT = TypeAdapter(Event)
+
+
+@dataclass(frozen=True)
+class SessionRecord:
+    id: str
+    learner_id: int
+    concept: str
+    status: str
+    provider: str
+    started_at: str
+    updated_at: str
+    finished_at: str | None
+    initial: SessionState
+    state: SessionState
+    events: tuple[Any, ...]
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+def new_session_id() -> str:
+    """Time-ordered and random: 's-' + milliseconds in hex + 6 random hex digits."""
+    return f"s-{int(time.time() * 1000):x}{secrets.token_hex(3)}"
+
+
+class SessionTables:
+    """Methods on `self.con` for everything a practice session saves."""
+
+    con: sqlite3.Connection
+
+    # learners and levels -----------------------------------------------------
+
+    def learner_id(self, pseudonym: str) -> int:
+        row = self.con.execute("SELECT id FROM learner WHERE pseudonym = ?", (pseudonym,)).fetchone()
+        if row:
+            return int(row["id"])
+        with write_tx(self.con):
+            self.con.execute(
+                "INSERT OR IGNORE INTO learner(pseudonym, created_at) VALUES (?, ?)", (pseudonym, now())
+            )
+            return int(self.con.execute("SELECT id FROM learner WHERE pseudonym = ?", (pseudonym,)).fetchone()[0])
+
+    def find_learner(self, pseudonym: str) -> int | None:
+        row = self.con.execute("SELECT id FROM learner WHERE pseudonym = ?", (pseudonym,)).fetchone()
+        return int(row["id"]) if row else None
+
+    def levels(self, learner_id: int, concept: str) -> dict[PartKey, int]:
+        rows = self.con.execute(
+            "SELECT part, level FROM level WHERE learner_id = ? AND concept = ?", (learner_id, concept)
+        ).fetchall()
+        found = {row["part"]: int(row["level"]) for row in rows}
+        return {part: found.get(part, START_LEVEL) for part in PARTS}
+
+    # sessions ------------------------------------------------------------------
+
+    def create_session(self, learner_id: int, concept: str, provider: str, initial: SessionState) -> SessionRecord:
+        sid, stamp = new_session_id(), now()
+        payload = initial.model_dump_json()
+        with write_tx(self.con):
+            self.con.execute(
+                """INSERT INTO session(id, learner_id, concept, status, provider, started_at, updated_at,
+                   initial_state, state) VALUES (?, ?, ?, 'active', ?, ?, ?, ?, ?)""",
+                (sid, learner_id, concept, provider, stamp, stamp, payload, payload),
+            )
+        return self.session(sid)  # type: ignore[return-value]
+
+    def session(self, session_id: str) -> SessionRecord | None:
+        row = self.con.execute("SELECT * FROM session WHERE id = ?", (session_id,)).fetchone()
+        return self._record(row) if row else None
+
+    def unfinished_session(self, learner_id: int, concept: str) -> SessionRecord | None:
+        """The newest paused (or crashed-while-active) session on this concept."""
+        row = self.con.execute(
+            """SELECT * FROM session WHERE learner_id = ? AND concept = ? AND status IN ('paused', 'active')
+               ORDER BY updated_at DESC LIMIT 1""",
+            (learner_id, concept),
+        ).fetchone()
+        return self._record(row) if row else None
+
+    def _record(self, row: sqlite3.Row) -> SessionRecord:
+        events = tuple(
+            _EVENT.validate_json(r["event"])
+            for r in self.con.execute(
+                "SELECT event FROM engine_event WHERE session_id = ? ORDER BY seq", (row["id"],)
+            )
+        )
+        return SessionRecord(
+            id=row["id"],
+            learner_id=row["learner_id"],
+            concept=row["concept"],
+            status=row["status"],
+            provider=row["provider"],
+            started_at=row["started_at"],
+            updated_at=row["updated_at"],
+            finished_at=row["finished_at"],
+            initial=SessionState.model_validate_json(row["initial_state"]),
+            state=SessionState.model_validate_json(row["state"]),
+            events=events,
+            input_tokens=row["input_tokens"],
+            output_tokens=row["output_tokens"],
+        )
+
+    def record_step(self, session_id: str, event: Any, state: SessionState) -> None:
+        """Append one engine event and the state it produced, atomically."""
+        with write_tx(self.con):
+            seq = self.con.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM engine_event WHERE session_id = ?", (session_id,)
+            ).fetchone()[0]
+            self.con.execute(
+                "INSERT INTO engine_event(session_id, seq, event) VALUES (?, ?, ?)",
+                (session_id, seq, _EVENT.dump_json(event).decode()),
+            )
+            self.con.execute(
+                "UPDATE session SET state = ?, prediction = ?, updated_at = ?, status = 'active' WHERE id = ?",
+                (state.model_dump_json(), state.prediction, now(), session_id),
+            )
+
+    def record_answer(
+        self, session_id: str, part: PartKey, kind: str, level: int, text: str, verdict: str, feedback: str
+    ) -> None:
+        with write_tx(self.con):
+            self.con.execute(
+                """INSERT INTO answer(session_id, part, kind, level, text, verdict, feedback, at)
+                   VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                (session_id, part, kind, level, text, verdict, feedback, now()),
+            )
+
+    def log_event(self, session_id: str, kind: str, data: dict[str, Any]) -> None:
+        with write_tx(self.con):
+            self.con.execute(
+                "INSERT INTO event(session_id, kind, part, data, at) VALUES (?, ?, ?, ?, ?)",
+                (session_id, kind, data.get("part"), json.dumps(data, ensure_ascii=False), now()),
+            )
+
+    def set_status(self, session_id: str, status: str) -> None:
+        with write_tx(self.con):
+            self.con.execute("UPDATE session SET status = ?, updated_at = ? WHERE id = ?", (status, now(), session_id))
+
+    def add_usage(self, session_id: str, input_tokens: int, output_tokens: int) -> None:
+        if not (input_tokens or output_tokens):
+            return
+        with write_tx(self.con):
+            self.con.execute(
+                "UPDATE session SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ? WHERE id = ?",
+                (input_tokens, output_tokens, session_id),
+            )
+
+    def finish_session(self, record: SessionRecord, state: SessionState) -> None:
+        """Mark finished, keep each part's result, and carry the new levels over. One transaction."""
+        stamp = now()
+        with write_tx(self.con):
+            self.con.execute(
+                """UPDATE session SET status = 'finished', state = ?, score = ?, prediction = ?,
+                   finished_at = ?, updated_at = ? WHERE id = ?""",
+                (state.model_dump_json(), state.score, state.prediction, stamp, stamp, record.id),
+            )
+            for p in state.parts:
+                assert p.answer is not None and p.points is not None and p.new_level is not None
+                self.con.execute(
+                    """INSERT OR REPLACE INTO part_result(session_id, part, level, new_level, verdict, question,
+                       points, help_taps) VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                    (record.id, p.part, p.level, p.new_level, p.answer, p.question, p.points, p.help_taps),
+                )
+                self.con.execute(
+                    """INSERT INTO level(learner_id, concept, part, level, updated_at) VALUES (?, ?, ?, ?, ?)
+                       ON CONFLICT (learner_id, concept, part) DO UPDATE SET level = excluded.level,
+                       updated_at = excluded.updated_at""",
+                    (record.learner_id, record.concept, p.part, p.new_level, stamp),
+                )
+
+    def finished_sessions(self, learner_id: int, concept: str | None = None) -> list[sqlite3.Row]:
+        sql = "SELECT * FROM session WHERE learner_id = ? AND status = 'finished'"
+        args: list[Any] = [learner_id]
+        if concept:
+            sql += " AND concept = ?"
+            args.append(concept)
+        return self.con.execute(sql + " ORDER BY finished_at", args).fetchall()
+
+    def part_results(self, session_ids: Sequence[str]) -> dict[str, dict[str, sqlite3.Row]]:
+        out: dict[str, dict[str, sqlite3.Row]] = {sid: {} for sid in session_ids}
+        for chunk in chunks(list(session_ids), 500):
+            marks = ",".join("?" * len(chunk))
+            for row in self.con.execute(f"SELECT * FROM part_result WHERE session_id IN ({marks})", chunk):
+                out[row["session_id"]][row["part"]] = row
+        return out
+
+    def delete_learner_sessions(self, learner_id: int) -> int:
+        """Delete every local session, answer and level of one learner (an explicit choice)."""
+        with write_tx(self.con):
+            count = self.con.execute("SELECT COUNT(*) FROM session WHERE learner_id = ?", (learner_id,)).fetchone()[0]
+            self.con.execute("DELETE FROM session WHERE learner_id = ?", (learner_id,))
+            self.con.execute("DELETE FROM level WHERE learner_id = ?", (learner_id,))
+        return int(count)

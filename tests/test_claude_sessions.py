@@ -1,0 +1,148 @@
+"""Whole sessions on Claude, against a local stand-in for the Messages API on
+loopback: the real CLI, the real anthropic SDK, the real httpx2 stack."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_messages_api import MADE_UP, FakeMessagesAPI, RawText, default_reply, error
+from helpers import JWT_SOLID, lumente_process, script
+
+from lumente_cli.concepts.library import load_library
+
+KEY = "sk-ant-test-KEEP-ME-SECRET-77f1"
+HELPED = script(4, "?", *JWT_SOLID.values())
+
+
+def claude_env(api: FakeMessagesAPI, **extra: str) -> dict[str, str]:
+    return {"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": api.url, "LUMENTE_MODEL": "claude-haiku-5-5", **extra}
+
+
+def events(result, kind: str) -> list[dict]:
+    return [e for e in result.events() if e["event"] == kind]
+
+
+def test_a_normal_session_runs_every_agent_on_claude():
+    with FakeMessagesAPI() as api:
+        r = lumente_process("-v", "practice", "jwt", "--json", input=HELPED, env=claude_env(api))
+    assert r.exit_code == 0, r.stderr
+    assert r.events()[0]["provider"] == "claude"
+    assert set(api.roles()) == {"question_asker", "hint_giver", "evaluator", "coach"}
+    assert all(s.body["model"] == "claude-haiku-5-5" for s in api.seen)
+    assert all(s.headers["authorization"] == f"Bearer {KEY}" for s in api.seen)
+    assert [e["verdict"] for e in events(r, "verdict")] == ["solid"] * 4
+    assert events(r, "part_started")[0]["prompt"].startswith("Claude asks")
+    usage = events(r, "session_finished")[0]["usage"]
+    assert usage["calls"] == len(api.seen) and usage["input_tokens"] == 120 * len(api.seen)
+    assert f"Claude: {len(api.seen)} calls" in r.stderr  # the -v summary
+    assert KEY not in r.stdout + r.stderr
+
+
+def test_only_ids_that_were_sent_reach_the_screen_and_the_rest_are_recorded():
+    with FakeMessagesAPI() as api:
+        env = claude_env(api)
+        assert lumente_process("practice", "jwt", input=HELPED, env=env).exit_code == 0
+        r = lumente_process("practice", "jwt", "--json", input=HELPED, env=env)
+    assert r.exit_code == 0, r.stderr
+    recalled = {f["id"] for f in events(r, "memory_recalled")[0]["facts"]}
+    hint, coach = events(r, "hint")[0], events(r, "coach")[0]
+    assert hint["citations"] and {c["id"] for c in hint["citations"]} <= recalled
+    assert len(coach["citations"]) == 2 and {c["id"] for c in coach["citations"]} <= recalled
+    assert MADE_UP not in r.stdout + r.stderr
+    # the evaluator never saw a fact id, even though memory held facts
+    evaluator_bodies = [json.dumps(s.body) for s in api.seen if s.role == "evaluator"]
+    assert evaluator_bodies and not any("attribute:" in b for b in evaluator_bodies)
+    import sqlite3
+
+    from lumente_cli import paths
+
+    con = sqlite3.connect(paths.current().database)
+    dropped = [json.loads(d) for (d,) in con.execute("SELECT cites_dropped FROM agent_call WHERE cites_dropped != '[]'")]
+    assert [MADE_UP] in dropped
+
+
+@pytest.mark.parametrize(
+    ("bad", "notice"),
+    [
+        (RawText("this is not JSON at all"), "did not fit the evaluator contract"),
+        ({"verdict": "great", "feedback": "x", "covered": []}, "did not fit the evaluator contract"),
+    ],
+)
+def test_a_reply_that_breaks_the_contract_falls_back_for_that_call(bad, notice):
+    def reply(role, body, n):
+        return (200, bad) if role == "evaluator" and n < 2 else default_reply(role, body)
+
+    with FakeMessagesAPI(reply) as api:
+        r = lumente_process("practice", "jwt", "--json", input=HELPED, env=claude_env(api))
+    assert r.exit_code == 0, r.stderr
+    assert api.roles().count("evaluator") == 2 + 3  # the first answer: one try and one retry; then Claude again
+    notices = [e["message"] for e in events(r, "notice")]
+    assert len(notices) == 1 and notice in notices[0]
+    first = events(r, "verdict")[0]
+    assert not first["feedback"].startswith("Claude says")  # the offline evaluator judged it
+    assert events(r, "verdict")[1]["feedback"].startswith("Claude says")
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "line", "stops"),
+    [
+        (401, "authentication_error", "rejected the API key", True),
+        (429, "rate_limit_error", "rate-limiting", False),
+        (529, "overloaded_error", "overloaded", False),
+    ],
+)
+def test_api_errors_mid_session_fall_back_with_one_line(status, kind, line, stops):
+    def reply(role, body, n):
+        return error(status, kind, f"nope {KEY}") if role == "evaluator" and n < 4 else default_reply(role, body)
+
+    with FakeMessagesAPI(reply) as api:
+        r = lumente_process("practice", "jwt", "--json", input=HELPED, env=claude_env(api))
+    assert r.exit_code == 0, r.stderr
+    notices = [e["message"] for e in events(r, "notice")]
+    assert notices and line in notices[0]
+    assert all(v["feedback"] and not v["feedback"].startswith("Claude says") for v in events(r, "verdict")[:1])
+    if stops:
+        assert len(notices) == 1  # told once; everything after ran offline
+        assert api.roles().count("evaluator") == 1
+    assert KEY not in r.stdout + r.stderr
+
+
+def test_the_mapper_builds_saves_and_reuses_a_new_concept():
+    jwt = load_library().resolve("jwt").model_dump(mode="json")
+    mapped = {**jwt, "id": "event_sourcing", "name": "Event sourcing", "full_name": None, "aliases": []}
+
+    def reply(role, body, n):
+        return (200, mapped) if role == "concept_mapper" else default_reply(role, body)
+
+    with FakeMessagesAPI(reply) as api:
+        env = claude_env(api)
+        r = lumente_process("practice", "event sourcing", "--json", input=HELPED, env=env)
+        assert r.exit_code == 0, r.stderr
+        assert r.events()[0]["concept"] == "event_sourcing"
+        assert api.roles().count("concept_mapper") == 1
+        again = lumente_process("practice", "Event Sourcing", "--json", input=HELPED, env=env)
+        assert again.exit_code == 0 and api.roles().count("concept_mapper") == 1  # saved, reused
+    listed = lumente_process("concepts", "--json")
+    assert any(c["id"] == "event_sourcing" and c["origin"] == "mapped" for c in json.loads(listed.stdout)["concepts"])
+
+
+def test_the_mapper_producing_an_invalid_concept_is_a_clear_error():
+    def reply(role, body, n):
+        return (200, {"id": "event_sourcing", "name": "Event sourcing"}) if role == "concept_mapper" else default_reply(role, body)
+
+    with FakeMessagesAPI(reply) as api:
+        r = lumente_process("practice", "event sourcing", input=HELPED, env=claude_env(api))
+    assert r.exit_code == 5
+    assert "could not write a valid concept file" in r.stderr and "Traceback" not in r.stderr
+    assert api.roles().count("concept_mapper") == 2
+
+
+def test_without_a_key_an_unknown_concept_is_not_mapped():
+    r = lumente_process("practice", "event sourcing", input=HELPED)
+    assert r.exit_code == 2 and "unknown concept" in r.stderr
+
+
+def test_provider_claude_without_a_key_is_a_usage_error():
+    r = lumente_process("practice", "jwt", "--provider", "claude", input=HELPED)
+    assert r.exit_code == 2 and "needs an API key" in r.stderr

@@ -1,0 +1,327 @@
+"""Memory in sessions: facts written, recalled, cited and verified; and a
+session that goes on when memory is empty, refusing or failing."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import httpx2
+import pytest
+from helpers import JWT_SOLID, lumente, script, solid_script
+from hypothesis import given
+from hypothesis import strategies as st
+from sessions import Rig
+
+from lumente_cli.agents.contracts import HintInput, Remark
+from lumente_cli.agents.memory import MemoryTurn, Recall, verify_cites
+from lumente_cli.memory import facts as F
+from lumente_cli.memory.client import MemoryClient
+from lumente_cli.memory.recall import MAX_FACTS, facts_of
+from lumente_cli.memory.wire import FactsRequest
+from lumente_cli.memory.writer import request_body, session_facts
+from lumente_cli.parts import PARTS
+from lumente_cli.session import AnswerJudged, HelpTapped, Predicted, advance, start
+
+HELPED = script(4, "?", "?", JWT_SOLID["supraordinate"], *list(JWT_SOLID.values())[1:])
+
+
+def events_of(r, kind):
+    return [e for e in r.events() if e["event"] == kind]
+
+
+# --- the whole loop through the CLI, embedded memory ----------------------------------------
+
+
+def test_second_session_recalls_cites_and_the_ids_match_memory_show():
+    first = lumente("practice", "jwt", "--json", input=HELPED)
+    assert first.exit_code == 0, first.stderr
+    assert events_of(first, "memory_recalled")[0]["facts"] == []  # nothing yet
+    written = events_of(first, "memory_written")[0]
+    assert written == {**written, "written": 9, "queued": 0}  # 4 levels (first time), gap, 4 help
+
+    second = lumente("practice", "jwt", "--json", input=HELPED)
+    assert second.exit_code == 0, second.stderr
+    recalled = events_of(second, "memory_recalled")[0]["facts"]
+    assert [f["key"] for f in recalled][:5] == [*(f"level_{p}" for p in PARTS), "gap"]
+    assert recalled[5]["key"] == "help_supraordinate"  # most Help first
+    hint = events_of(second, "hint")[0]
+    assert hint["citations"] and "took 2 Help taps" in hint["citations"][0]["sentence"]
+    assert "Last time Category needed two hints" in hint["message"]
+    coach = events_of(second, "coach")[0]
+    assert "Your guess was as close as last time" in coach["message"]
+    cited = {c["id"] for c in hint["citations"] + coach["citations"]}
+    assert cited <= {f["id"] for f in recalled}
+
+    shown = json.loads(lumente("memory", "show", "--json").stdout)
+    shown_ids = {f["id"] for f in shown["facts"]}
+    # the cited facts were current when the second session read them; the gap and help
+    # facts it cited were superseded by its own writes, so history lists them
+    history = json.loads(lumente("memory", "history", "--json").stdout)
+    every_id = {row["id"] for chain in history["chains"] for row in chain["rows"]}
+    assert cited <= every_id
+    assert shown_ids <= every_id
+    reads = {f["id"]: f["reads"] for f in shown["facts"]}
+    assert any(n > 0 for n in reads.values())
+
+
+def test_level_facts_are_written_first_time_and_on_change_only():
+    rig_sessions = []
+    first = lumente("practice", "jwt", "--json", input=HELPED)
+    rig_sessions.append(first)
+    # second session: Category took 2 taps again (level holds), the rest rise
+    second = lumente("practice", "jwt", "--json", input=HELPED)
+    assert second.exit_code == 0
+    assert events_of(second, "memory_written")[0]["written"] == 3 + 1 + 4  # 3 changed levels, gap, 4 help
+    history = json.loads(lumente("memory", "history", "jwt", "--json").stdout)
+    chains = {c["key"]: c["rows"] for c in history["chains"]}
+    assert len(chains["level_supraordinate"]) == 1
+    assert len(chains["level_coordinate"]) == 2
+    assert chains["level_coordinate"][1]["superseded_by"] == chains["level_coordinate"][0]["id"]
+    assert chains["level_coordinate"][1]["valid_until"] is not None
+    assert len(chains["gap"]) == 1  # "guessed 4 and proved 8" both times: the same value writes no new row
+
+
+def test_no_memory_option_reads_and_writes_nothing():
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=solid_script(5))
+    assert r.exit_code == 0
+    assert not {"memory_recalled", "memory_unavailable", "memory_written"} & set(r.kinds())
+    from lumente_cli import paths
+
+    assert not paths.current().memory_database.exists()
+
+
+# --- degradation -------------------------------------------------------------------------------
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_memory_refusing_connections_the_session_finishes_and_facts_wait():
+    env = {"LUMENTE_MEMORY_URL": f"http://127.0.0.1:{closed_port()}"}
+    offline = lumente("practice", "jwt", "--json", "--no-memory", input=HELPED)
+    r = lumente("practice", "jwt", "--json", input=HELPED, env=env)
+    assert r.exit_code == 0, r.stderr
+    unavailable = events_of(r, "memory_unavailable")
+    assert len(unavailable) == 1
+    assert r.stderr.count("Memory is unavailable") == 1  # told once, in one line
+    # the agents got exactly the input they would have had without memory
+    assert [h["message"] for h in events_of(r, "hint")] == [h["message"] for h in events_of(offline, "hint")]
+    assert events_of(r, "coach")[0]["message"] == events_of(offline, "coach")[0]["message"]
+    written = events_of(r, "memory_written")[0]
+    assert written["written"] == 0 and written["queued"] == 9
+
+    # still down: sync says so and exits 4, nothing lost
+    down = lumente("memory", "sync", env=env)
+    assert down.exit_code == 4 and "9 facts could not be delivered" in down.stderr
+    # back (here: the embedded engine): delivered, and exactly once
+    up = lumente("memory", "sync", "--json")
+    assert up.exit_code == 0 and json.loads(up.stdout)["written"] == 9
+    again = lumente("memory", "sync", "--json")
+    assert json.loads(again.stdout)["written"] == 0
+    history = json.loads(lumente("memory", "history", "--json").stdout)
+    assert all(len(c["rows"]) == 1 for c in history["chains"]) and len(history["chains"]) == 9
+
+
+class Failing(httpx2.BaseTransport):
+    """A memory service that answers every request with one status."""
+
+    def __init__(self, status: int) -> None:
+        self.status = status
+        self.calls = 0
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        self.calls += 1
+        return httpx2.Response(self.status, json={"message": "unknown error"}, request=request)
+
+
+@pytest.mark.parametrize("status", [500, 503])
+def test_memory_answering_5xx_the_session_finishes_and_facts_wait(tmp_path, status):
+    rig = Rig(tmp_path)
+    failing = Failing(status)
+    rig.client = lambda: MemoryClient(httpx2.Client(base_url="http://m", transport=failing), context="lumente",  # type: ignore[method-assign]
+                                      where="failing memory", sleep=lambda s: None)
+    try:
+        assert rig.run(HELPED.splitlines()) == 0
+        kinds = [e["event"] for e in rig.events]
+        assert kinds.count("memory_unavailable") == 1
+        unavailable = next(e for e in rig.events if e["event"] == "memory_unavailable")
+        assert str(status) in unavailable["reason"]
+        assert rig.store.count_pending() == 9
+        assert kinds[-1] == "memory_written"
+        assert failing.calls >= 2  # it did retry
+    finally:
+        rig.close()
+
+
+def test_empty_memory_gives_the_agents_their_plain_input(tmp_path):
+    rig = Rig(tmp_path)
+    try:
+        assert rig.run(HELPED.splitlines()) == 0
+        recalled = next(e for e in rig.events if e["event"] == "memory_recalled")
+        assert recalled["facts"] == []
+        hint = next(e for e in rig.events if e["event"] == "hint")
+        assert hint["citations"] == [] and hint["message"] == rig.concept.supraordinate.hints[0]
+    finally:
+        rig.close()
+
+
+def test_memory_is_read_once_per_session_and_only_for_hint_and_coach(tmp_path):
+    rig = Rig(tmp_path)
+    try:
+        rig.run(HELPED.splitlines())
+        rig.recorder.requests.clear()
+        rig.run(HELPED.splitlines())
+        reads = [r for r in rig.recorder.requests if r.method == "GET"]
+        assert len(reads) == 1  # one entity read serves the whole session
+        calls = rig.store.con.execute("SELECT agent, COUNT(*) FROM agent_call GROUP BY agent").fetchall()
+        assert {agent for agent, _ in calls} == {"hint_giver", "coach"}
+    finally:
+        rig.close()
+
+
+# --- recall rules, on the real engine -------------------------------------------------------------
+
+
+def write(client: MemoryClient, key: str, value: str, n: int, session: str = "s-old") -> str:
+    body = FactsRequest.model_validate({
+        "infer": "triples", "scopes": [["learner/p_x"]], "memory_category": "knowledge",
+        "labels": [f"session={session}"], "triples": [{"entity": {"type": "topic", "name": "p_x_jwt"}, "key": key, "value": value}],
+    })
+    response = client.write_facts(body, idempotency_key=f"k-{key}-{n}")
+    return response.extraction.attributes[0].id
+
+
+def test_recall_selection_rules(tmp_path):
+    from lumente_cli.memory.client import embedded_client
+
+    client = embedded_client(tmp_path / "m.db", context="lumente")
+    client.register_scope("learner/p_x")
+    for i, part in enumerate(PARTS):
+        write(client, F.level_key(part), F.level_sentence("JWT", part, 2), i)
+    write(client, F.level_key("coordinate"), F.level_sentence("JWT", "coordinate", 3), 10)
+    old_gap = write(client, F.GAP_KEY, F.gap_sentence("JWT", 4, 2), 11)
+    current_gap = write(client, F.GAP_KEY, F.gap_sentence("JWT", 6, 5), 12, session="s-now")
+    for i, (part, taps) in enumerate(zip(PARTS, (0, 3, 1, 2), strict=True)):
+        write(client, F.help_key(part), F.help_sentence("JWT", part, taps), 20 + i)
+    write(client, "note", "something a derived pass wrote", 30)  # not ours: never recalled
+    write(client, F.GAP_KEY.replace("gap", "level_attributes"), "free text pretending to be a level", 31)
+
+    facts = facts_of(client, "topic", "p_x_jwt", exclude_ids={current_gap})
+    assert len(facts) <= MAX_FACTS
+    keys = [f.key for f in facts]
+    # levels in map order (attributes' newest row is not ours, so it is skipped), then the gap from
+    # before this session, then Help facts with the most Help first
+    assert keys == ["level_supraordinate", "level_coordinate", "level_subordinate", "gap",
+                    "help_coordinate", "help_subordinate", "help_attributes", "help_supraordinate"][:MAX_FACTS]
+    assert facts[1].level == 3
+    assert next(f for f in facts if f.kind == "gap").id == old_gap
+    assert all(f.reason for f in facts)
+    client.close()
+
+
+# --- citations ------------------------------------------------------------------------------------
+
+
+def fact(i: int) -> F.MemoryFact:
+    return F.MemoryFact(id=f"attribute:{i:020d}", key="gap", kind="gap", sentence=F.gap_sentence("JWT", 1, i % 9), at="t")
+
+
+def test_verify_cites_keeps_only_ids_that_were_sent():
+    sent = [fact(1), fact(2)]
+    kept, dropped = verify_cites([fact(2).id, "attribute:madeupmadeupmadeup00", fact(2).id, fact(1).id], sent)
+    assert kept == [fact(2).id, fact(1).id]
+    assert dropped == ["attribute:madeupmadeupmadeup00"]
+
+
+@given(st.lists(st.text(min_size=1, max_size=24), max_size=10), st.integers(0, 5))
+def test_verify_cites_never_keeps_an_unsent_id(cites, n):
+    sent = [fact(i) for i in range(n)]
+    kept, dropped = verify_cites(cites + [f.id for f in sent[:1]], sent)
+    assert set(kept) <= {f.id for f in sent}
+    assert len(kept) == len(set(kept))
+    assert all(c not in {f.id for f in sent} for c in dropped)
+
+
+def test_with_memory_gives_facts_to_hint_and_coach_only_and_drops_made_up_ids():
+    given_inputs = {}
+
+    def call(role, inp):
+        given_inputs[role] = inp
+        if role == "hint_giver":
+            return Remark(message="hint", cites=[fact(1).id, "attribute:invented0000000000000"])
+        return {"role": role}
+
+    recalls = []
+    calls = []
+    turn = MemoryTurn(call_agent=call, recall=lambda: recalls.append(1) or Recall("recalled", (fact(1),)),
+                      on_call=calls.append)
+    out = turn.call("hint_giver", HintInput(concept="jwt", part="coordinate", level=2, tap=1))
+    turn.call("hint_giver", HintInput(concept="jwt", part="coordinate", level=2, tap=2))
+    from lumente_cli.agents.contracts import EvaluateInput
+
+    turn.call("evaluator", EvaluateInput(concept="jwt", part="coordinate", level=2, answer="x"))
+    assert out.cites == [fact(1).id]
+    assert given_inputs["hint_giver"].memory == (fact(1),)
+    assert "memory" not in type(given_inputs["evaluator"]).model_fields  # the evaluator cannot get memory
+    assert recalls == [1]  # read once
+    assert calls[0].cites_dropped == ("attribute:invented0000000000000",)
+
+
+def test_memory_never_changes_a_score_or_level():
+    """advance() has no memory input: the same verdicts give the same state whatever memory holds."""
+    state = advance(start("jwt", {p: 2 for p in PARTS}), Predicted(value=4))
+    state = advance(advance(state, HelpTapped()), AnswerJudged(verdict="solid"))
+    import inspect
+
+    from lumente_cli.session import engine
+
+    assert "memory" not in inspect.getsource(engine).lower().replace("no memory", "")
+    assert state.parts[0].new_level == 3
+
+
+# --- fact templates ------------------------------------------------------------------------------
+
+
+@given(st.sampled_from(PARTS), st.integers(1, 5), st.integers(0, 8), st.integers(0, 8), st.integers(0, 99),
+       st.sampled_from(["JWT", "Big-O notation", "async/await", "SQL injection"]))
+def test_fact_sentences_parse_back_to_their_numbers(part, level, predicted, proved, taps, name):
+    lv = F.parse_fact(F.level_key(part), F.level_sentence(name, part, level), id="i", at="t")
+    gap = F.parse_fact(F.GAP_KEY, F.gap_sentence(name, predicted, proved), id="i", at="t")
+    hp = F.parse_fact(F.help_key(part), F.help_sentence(name, part, taps), id="i", at="t")
+    assert (lv.level, lv.part) == (level, part)
+    assert (gap.predicted, gap.proved) == (predicted, proved)
+    assert (hp.help_taps, hp.part) == (taps, part)
+
+
+def test_session_facts_follow_the_templates_and_keys():
+    state = advance(start("jwt", {p: 3 for p in PARTS}), Predicted(value=4))
+    for verdict in ("solid", "partial", "missing", "partial"):
+        state = advance(state, AnswerJudged(verdict=verdict))
+    out = session_facts("JWT", state, first_level_write=lambda part: part == "coordinate")
+    keys = [f.key for f in out]
+    # supraordinate rose, coordinate first time, attributes fell, subordinate unchanged and known
+    assert keys == ["level_supraordinate", "level_coordinate", "level_attributes", "gap",
+                    *(f"help_{p}" for p in PARTS)]
+    body = request_body(out[3], scope="learner/p_x", entity="p_x_jwt", session_id="s-1", turn=7,
+                        observed_at="2026-11-30T00:00:00.000000Z")
+    assert body["triples"][0]["value"] == "Last time on JWT you guessed 4 and proved 4."
+    assert "predicted=4" in body["labels"] and "score=4" in body["labels"] and "writer=coach" in body["labels"]
+    assert all(ch in "abcdefghijklmnopqrstuvwxyz0123456789_" for f in out for ch in f.key)
+
+
+def test_a_corrupt_embedded_memory_file_does_not_stop_the_session():
+    from lumente_cli import paths
+
+    db = paths.current().memory_database
+    db.parent.mkdir(parents=True, exist_ok=True)
+    db.write_bytes(b"definitely not sqlite" * 50)
+    r = lumente("practice", "jwt", "--json", input=HELPED)
+    assert r.exit_code == 0, r.stderr
+    (unavailable,) = events_of(r, "memory_unavailable")
+    assert "cannot be opened" in unavailable["reason"]
+    assert events_of(r, "memory_written")[0]["queued"] == 9
+    assert db.read_bytes() == b"definitely not sqlite" * 50  # left alone
