@@ -283,3 +283,21 @@ def test_an_interrupted_forget_completes_on_rerun(tmp_path, server, proxy):
     assert result["left"] == 0 and result["forgotten"] == 0  # the landed forget had erased it all
     assert json.loads(lumente_process("memory", "show", "--json", env=ada).stdout)["facts"] == []
     assert json.loads(lumente_process("memory", "show", "--json", env=bo).stdout)["facts"] == bo_before
+
+
+def test_a_slow_service_gets_the_rest_of_the_facts_in_the_background(server, proxy, tmp_path):
+    """Writes that each take 0.7 s (the hosted service took about 0.9 s): the session
+    saves what fits in its budget, and a detached `memory sync` delivers the rest."""
+    proxy.fault("stall", method="POST", path=FACTS, stall_s=0.7)
+    home = tmp_path / "slow"
+    env = learner_env(home, proxy.url, server.key)
+    r = lumente_process("-v", "practice", "jwt", "--json", env=env, input=solid_script(6))
+    assert r.exit_code == 0, r.stderr
+    written = next(e for e in r.events() if e["event"] == "memory_written")
+    assert written["background"] is True and 0 < written["written"] < 9 and written["queued"] > 0
+    assert "being sent in the background" in r.stderr
+    deadline = time.monotonic() + 30
+    while pending(home) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert pending(home) == 0
+    assert assert_stored_exactly_once(server.db, home, learner_pseudonym(env)) == 9

@@ -33,6 +33,7 @@ def practice(
 ) -> None:
     """Practise a concept: predict your score, work out the four parts, then see what you proved."""
     from lumente_cli.agents.factory import make_agents
+    from lumente_cli.memory.background import deliver_later
     from lumente_cli.memory.service import LearnerMemory
     from lumente_cli.practice.events import Emitter, ndjson_sink
     from lumente_cli.practice.runner import PracticeRun
@@ -74,6 +75,7 @@ def practice(
             memory=memory, memory_kind=backend.kind, predict=predict,
             resume="resume" if resume else ("restart" if restart else "ask"),
             spinner=lambda message: prompts.status(message, spinner="dots"), usage=usage,
+            deliver_later=deliver_later,
         )
         code = run.run()
         backend.close()

@@ -93,6 +93,15 @@ class Delivery:
     queued: int
     error: str | None = None
 
+    @property
+    def out_of_time(self) -> bool:
+        """The service was answering, only too slowly for the session's budget."""
+        return self.error == OUT_OF_TIME
+
+
+OUT_OF_TIME = "time ran out"
+DEADLINE_SLACK_S = 0.05
+
 
 def deliver(
     store: LocalStore,
@@ -121,7 +130,7 @@ def deliver(
         return Delivery(0, len(pending), exc.message)
     for item in pending:
         if deadline is not None and clock() >= deadline:
-            return Delivery(written, len(pending) - written, "time ran out")
+            return Delivery(written, len(pending) - written, OUT_OF_TIME)
         try:
             response = client.write_facts(
                 FactsRequest.model_validate(item.body), idempotency_key=item.idempotency_key, deadline=deadline
@@ -133,7 +142,10 @@ def deliver(
             return Delivery(written, len(pending) - written, exc.message)
         except MemoryError as exc:
             store.mark_failed(item.idempotency_key, exc.message)
-            return Delivery(written, len(pending) - written, exc.message)
+            # A write cut short by the budget, after others went through, is a slow
+            # service rather than a broken one.
+            slow = written > 0 and deadline is not None and clock() >= deadline - DEADLINE_SLACK_S
+            return Delivery(written, len(pending) - written, OUT_OF_TIME if slow else exc.message)
         store.mark_delivered(item.idempotency_key, _attribute_id(response, item.key))
         written += 1
     return Delivery(written, 0)

@@ -63,6 +63,8 @@ class PracticeRun:
     resume: ResumeChoice = "ask"
     spinner: Callable[[str], contextlib.AbstractContextManager[Any]] = _no_spinner
     usage: Usage = field(default_factory=Usage)
+    # Called when the write budget ran out while memory was still answering.
+    deliver_later: Callable[[], bool] | None = None
     record: SessionRecord | None = field(default=None, init=False)
     state: SessionState | None = field(default=None, init=False)
     turn: MemoryTurn | None = field(default=None, init=False)
@@ -251,7 +253,9 @@ class PracticeRun:
         self.memory.queue_session(self.record.id, self.concept.name, state, observed_at=now())
         with self.spinner("Saving to memory…"):
             delivery = self.memory.deliver()
-        self.emitter.emit("memory_written", written=delivery.written, queued=delivery.queued, reason=delivery.error)
+        background = bool(delivery.queued and delivery.out_of_time and self.deliver_later and self.deliver_later())
+        self.emitter.emit("memory_written", written=delivery.written, queued=delivery.queued, reason=delivery.error,
+                          background=background)
 
     # memory plumbing -------------------------------------------------------------------
 

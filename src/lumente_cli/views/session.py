@@ -146,6 +146,10 @@ class SessionView:
         elif self.recall_failed:
             self.memory_notice(f"Memory could not be read this time ({self.recall_failed}); "
                                f"this session's {e['written']} facts were saved.")
+        elif e["queued"] and e.get("background"):
+            if self.verbose:
+                self.console.print(Text(f"Memory: {e['written']} facts saved; {e['queued']} more are being "
+                                        "sent in the background.", style="dim"))
         elif e["queued"]:
             self.memory_notice(f"Memory: {e['written']} facts saved, {e['queued']} wait in the outbox "
                                f"({one_line(e.get('reason') or 'not delivered')}); {later}.")
