@@ -49,14 +49,24 @@ def _memory(action: str) -> Iterator[tuple[Any, Any]]:
         ws.close()
 
 
-def _concepts(ws: Any, client: Any, concept: str | None) -> tuple[list[str], dict[str, str]]:
+# A read command gives up after this long in all, however the service behaves.
+READ_BUDGET_S = 10.0
+
+
+def _deadline() -> float:
+    import time
+
+    return time.monotonic() + READ_BUDGET_S
+
+
+def _concepts(ws: Any, client: Any, concept: str | None, deadline: float | None = None) -> tuple[list[str], dict[str, str]]:
     from lumente_cli.memory.inspect import learner_concepts
 
     lib = ws.library()
     if concept:
         found = lib.resolve(concept)
         return [found.id], {found.id: found.name}
-    ids = learner_concepts(client, ws.pseudonym)
+    ids = learner_concepts(client, ws.pseudonym, deadline=deadline)
     return ids, {cid: (lib.find(cid).name if lib.find(cid) else cid) for cid in ids}
 
 
@@ -81,8 +91,10 @@ def show(
             raise UsageError(f"--as-of: {exc}.") from None
     with _memory("read memory at") as (ws, backend):
         client = backend.client()
-        ids, names = _concepts(ws, client, concept)
-        facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=ws.store.read_counts)
+        deadline = _deadline()
+        ids, names = _concepts(ws, client, concept, deadline)
+        facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=ws.store.read_counts,
+                              deadline=deadline)
     if json_out:
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind, "as_of": stamp,
                     "facts": [f.to_json() for f in facts]})
@@ -118,8 +130,9 @@ def history(
         keys = [F.level_key(key), F.help_key(key)]
     with _memory("read memory at") as (ws, backend):
         client = backend.client()
-        ids, names = _concepts(ws, client, concept)
-        found = history_facts(client, ws.pseudonym, ids, keys, read_counts=ws.store.read_counts)
+        deadline = _deadline()
+        ids, names = _concepts(ws, client, concept, deadline)
+        found = history_facts(client, ws.pseudonym, ids, keys, read_counts=ws.store.read_counts, deadline=deadline)
     if json_out:
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind,
                     "chains": [{"concept": c[0].concept, "key": c[0].key, "part": c[0].part,
@@ -150,8 +163,10 @@ def forget(
     try:
         with _memory_errors("reach memory at", backend.where):
             client = backend.client()
-            concepts = learner_concepts(client, ws.pseudonym)
-            before = current_facts(client, ws.pseudonym, concepts, as_of=None, read_counts=ws.store.read_counts)
+            deadline = _deadline()
+            concepts = learner_concepts(client, ws.pseudonym, deadline=deadline)
+            before = current_facts(client, ws.pseudonym, concepts, as_of=None, read_counts=ws.store.read_counts,
+                                   deadline=deadline)
         pending = ws.store.count_pending(ws.scope)
         learner = ws.store.find_learner(ws.pseudonym)
         if not yes:
