@@ -54,6 +54,9 @@ COMMANDS: list[tuple[str, list[str], bytes | None, tuple[int, ...]]] = [
     ("lumente practice jwt --predict 4 (EOF: pauses)", [*LUMENTE, "practice", "jwt", "--predict", "4", "--restart"],
      b"", (3,)),
     ('python -c "import anthropic"', [PY, "-c", "import anthropic"], None, (0,)),
+    # What `--provider claude` adds before its first request: the CLI plus the SDK client.
+    ("CLI + Claude client (the provider's start-up)", [PY, "-c", "import lumente_cli.cli.main; "
+     "from lumente_cli.agents.claude import make_anthropic_client; make_anthropic_client(api_key='k')"], None, (0,)),
 ]
 
 
