@@ -28,7 +28,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import platform
 import re
 import signal
 import statistics
@@ -39,6 +38,9 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/machine.py, beside this script
+from machine import describe  # noqa: E402
 from typing import Any
 
 import httpx2
@@ -276,20 +278,6 @@ def run_embedded(workdir: Path, *, clients: int, seconds: float) -> dict[str, An
 # ------------------------------------------------------------------ report
 
 
-def machine() -> dict[str, Any]:
-    cpu = platform.processor() or ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    import sqlite3
-
-    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
-            "platform": platform.platform(), "sqlite": sqlite3.sqlite_version}
-
 
 def table(runs: list[dict[str, Any]]) -> str:
     head = f"{'run':<34} {'clients':>7} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6} {'lost':>5}"
@@ -331,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
             code = stop_server(proc) if proc is not None else 0
         if not args.no_baselines:
             runs.append(run_embedded(work, clients=args.clients, seconds=args.seconds))
-    report: dict[str, Any] = {"machine": machine(), "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    report: dict[str, Any] = {"machine": describe(), "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                               "args": {"clients": args.clients, "seconds": args.seconds,
                                        "processes": args.processes}, "runs": runs, "server_exit": code}
     if len(runs) == 3:

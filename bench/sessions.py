@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import tempfile
 import time
 import tomllib
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/machine.py, beside this script
+from machine import describe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -37,17 +38,6 @@ SCRIPT = ["5", "?", "A JWT is a kind of security token that carries claims about
           "It has three parts separated by dots: a header, a payload with claims like exp, and a signature "
           "that detects tampering.", "?", "There are signed JWTs (JWS) and encrypted ones (JWE)."]
 
-
-def machine() -> dict[str, str]:
-    cpu = "unknown"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {"cpus": str(os.cpu_count()), "cpu": cpu, "python": platform.python_version(), "platform": platform.platform()}
 
 
 def time_sessions(rounds: int, *, memory: bool) -> list[float]:
@@ -132,7 +122,7 @@ def main() -> None:
         print(f"{name:<48} {value:>10.3f} {ratio:>11.1f}")
     out = ROOT / "bench" / "results" / "sessions.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"machine": machine(), "rounds": args.rounds,
+    out.write_text(json.dumps({"machine": describe(), "rounds": args.rounds,
                                "rows": [{"what": r[0], "median_ms": round(r[1], 3), "ratio": round(r[2], 2)} for r in rows]},
                               indent=2) + "\n")
     print(f"wrote {out.relative_to(ROOT)}")

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -25,6 +24,9 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/machine.py, beside this script
+from machine import describe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results" / "startup.json"
@@ -74,23 +76,6 @@ def run_once(argv: list[str], stdin: bytes | None, env: dict[str, str]) -> tuple
     return time.perf_counter() - start, proc.returncode
 
 
-def machine() -> dict[str, object]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.lower().startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "nproc": os.cpu_count(),
-        "cpu": cpu,
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "system": f"{platform.system()} {platform.release()}",
-    }
-
 
 def load_average() -> float | None:
     try:
@@ -126,7 +111,7 @@ def measure(runs: int, warmup: int) -> dict[str, object]:
     base = rows[0]["median_ms"]
     for row in rows:
         row["x_baseline"] = round(row["median_ms"] / base, 1)
-    return {"measured_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "machine": machine(),
+    return {"measured_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"), "machine": describe(),
             "load_average_1min": {"before": load_before, "after": load_average()},
             "warmup": warmup, "runs": runs, "results": rows}
 
