@@ -30,7 +30,9 @@ def _memory_errors(action: str, where: str) -> Iterator[None]:
     try:
         yield
     except MemoryError as exc:
-        raise MemoryUnreachable(f"could not {action} {where}: {exc.message}",
+        # The client's message already names where it tried.
+        text = exc.message if where in exc.message else f"{where}: {exc.message}"
+        raise MemoryUnreachable(f"could not {action}: {text}",
                                 hint="`lumente doctor` checks the memory backend.") from None
 
 
@@ -89,7 +91,7 @@ def show(
             stamp = format_time(parse_time(as_of))
         except ValueError as exc:
             raise UsageError(f"--as-of: {exc}.") from None
-    with _memory("read memory at") as (ws, backend):
+    with _memory("read memory") as (ws, backend):
         client = backend.client()
         deadline = _deadline()
         ids, names = _concepts(ws, client, concept, deadline)
@@ -128,7 +130,7 @@ def history(
         if key is None:
             raise UsageError(f"unknown part {part!r}.", hint=f"Parts: {', '.join(PARTS)}.")
         keys = [F.level_key(key), F.help_key(key)]
-    with _memory("read memory at") as (ws, backend):
+    with _memory("read memory") as (ws, backend):
         client = backend.client()
         deadline = _deadline()
         ids, names = _concepts(ws, client, concept, deadline)
@@ -161,7 +163,7 @@ def forget(
     backend = ws.memory_backend()
     prompts = err_console(quiet_ok=False)
     try:
-        with _memory_errors("reach memory at", backend.where):
+        with _memory_errors("reach memory", backend.where):
             client = backend.client()
             deadline = _deadline()
             concepts = learner_concepts(client, ws.pseudonym, deadline=deadline)
@@ -183,7 +185,7 @@ def forget(
                 raise typer.Exit(int(ExitCode.OK))
         # Local caches first, so nothing queued can re-send what is about to be erased.
         local = ws.store.forget_scope(ws.scope)
-        with _memory_errors("forget at", backend.where):
+        with _memory_errors("forget", backend.where):
             forgotten = client.forget_scope(ws.scope)
             left = current_facts(client, ws.pseudonym, learner_concepts(client, ws.pseudonym), as_of=None,
                                  read_counts=ws.store.read_counts)
@@ -222,7 +224,7 @@ def sync(
     try:
         scopes = sorted({p.scope for p in ws.store.pending_facts()})
         for scope in scopes:
-            with _memory_errors("reach memory at", backend.where):
+            with _memory_errors("reach memory", backend.where):
                 client = backend.client()
             d = deliver(ws.store, client, scope)
             results.append({"scope": scope, "written": d.written, "queued": d.queued, "error": d.error})
