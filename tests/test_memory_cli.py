@@ -38,24 +38,35 @@ def two_concepts():
 
 def test_show_lists_current_facts_grouped_with_ids_provenance_and_reads(two_concepts):
     shown = doc("memory", "show")
-    concepts = {f["concept"] for f in shown["facts"]}
-    assert concepts == {"jwt", "oauth"}
-    jwt = [f for f in shown["facts"] if f["concept"] == "jwt"]
-    assert [f["key"] for f in jwt] == [k for p in PARTS for k in (f"level_{p}", f"help_{p}")][:2] + [
-        k for p in PARTS[1:] for k in (f"level_{p}", f"help_{p}")] or jwt
-    assert all(f["valid_until"] is None and f["source"] == {"kind": "upsert", "trust": 0.95} for f in shown["facts"])
+    assert {f["concept"] for f in shown["facts"]} == {"jwt", "oauth"}
+    current = [f for f in shown["facts"] if f["concept"] == "jwt" and f["current"]]
+    keys = [f["key"] for f in current]
+    assert keys == [k for p in PARTS for k in (f"level_{p}", f"help_{p}") if k in keys][:4] + keys[4:]
+    assert keys.index("level_supraordinate") < keys.index("gap")
+    assert len(set(keys)) == len(keys) == 9  # one current row per key
+    assert all(f["valid_until"] is None for f in current)
+    assert all(f["source"] == {"kind": "upsert", "trust": 0.95} for f in shown["facts"])
     assert all(f["id"].startswith("attribute:") for f in shown["facts"])
-    gap = next(f for f in jwt if f["key"] == "gap")
+    gap = next(f for f in current if f["key"] == "gap")
     assert gap["sentence"] == "Last time on JWT you guessed 7 and proved 8."
-    # the first session's facts were given to the second session's coach; the current ones to nobody yet
-    history = doc("memory", "history", "jwt")
-    first_gap = next(c for c in history["chains"] if c["key"] == "gap")["rows"][-1]
-    assert first_gap["reads"] >= 1
+    # beside it, the value it replaced: what the second session's coach was given
+    before = next(f for f in shown["facts"] if f["id"] == gap["supersedes"])
+    assert before["current"] is False and before["superseded_by"] == gap["id"] and before["valid_until"]
+    assert before["sentence"] == "Last time on JWT you guessed 4 and proved 8." and before["reads"] >= 1
     only_jwt = doc("memory", "show", "jwt")
     assert {f["concept"] for f in only_jwt["facts"]} == {"jwt"}
     human = lumente("memory", "show")
     assert "JWT" in human.stdout and "OAuth" in human.stdout and "Calibration" in human.stdout
-    assert "source upsert, trust 0.95" in human.stdout
+    assert "source upsert, trust 0.95" in human.stdout and "before (replaced" in human.stdout
+
+
+def test_every_id_a_session_cites_is_listed_by_memory_show():
+    assert lumente("practice", "jwt", input=HELPED).exit_code == 0
+    second = lumente("practice", "jwt", "--json", input=HELPED)
+    cited = {c["id"] for e in second.events() if e["event"] in ("hint", "coach") for c in e["citations"]}
+    assert cited
+    listed = {f["id"] for f in doc("memory", "show")["facts"]}
+    assert cited <= listed
 
 
 def test_history_shows_each_chain_newest_first_with_what_replaced_it(two_concepts):

@@ -52,7 +52,7 @@ def scenario(ada: dict[str, str], bo: dict[str, str]) -> dict[str, Any]:
         "first_written": written[0]["written"],
         "second_written": written[1]["written"],
         "shown": [(f["concept"], f["key"], f["kind"], f["sentence"], f["source"]["kind"], f["source"]["trust"],
-                   f["valid_until"]) for f in shown["facts"]],
+                   f["valid_until"] is None, f["current"]) for f in shown["facts"]],
         "chains": {key: [r["sentence"] for r in rows] for key, rows in chains.items()},
         "forget": (forgot["facts_before"], forgot["forgotten"], forgot["left"]),
         "ada_after": show(ada)["facts"],

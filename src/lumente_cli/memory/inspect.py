@@ -31,6 +31,7 @@ class ShownFact:
     source_kind: str | None
     trust: float | None
     reads: int = 0
+    current: bool = True  # False: the value a current fact replaced, shown beside it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -38,6 +39,7 @@ class ShownFact:
             "sentence": self.sentence, "id": self.id, "written_at": self.written_at,
             "valid_until": self.valid_until, "supersedes": self.supersedes, "superseded_by": self.superseded_by,
             "source": {"kind": self.source_kind, "trust": self.trust}, "reads": self.reads,
+            "current": self.current,
         }
 
 
@@ -59,7 +61,7 @@ def key_order(key: str) -> tuple[int, int]:
     return (len(PARTS) + 1, 0)
 
 
-def shown(concept: str, row: AttributeDetail, reads: dict[str, int]) -> ShownFact | None:
+def shown(concept: str, row: AttributeDetail, reads: dict[str, int], *, current: bool = True) -> ShownFact:
     fact = F.parse_fact(row.key, row.value, id=row.id, at=row.created_at)
     source = getattr(row, "source", None)
     return ShownFact(
@@ -67,6 +69,7 @@ def shown(concept: str, row: AttributeDetail, reads: dict[str, int]) -> ShownFac
         kind=fact.kind if fact else "other", sentence=row.value, id=row.id, written_at=row.created_at,
         valid_until=row.valid_until, supersedes=row.supersedes, superseded_by=row.superseded_by,
         source_kind=getattr(source, "kind", None), trust=getattr(source, "trust", None), reads=reads.get(row.id, 0),
+        current=current,
     )
 
 
@@ -79,14 +82,24 @@ def current_facts(
     client: MemoryClient, pseudonym: str, concepts: list[str], *, as_of: str | None, read_counts: Any,
     deadline: float | None = None,
 ) -> list[ShownFact]:
-    rows: list[tuple[str, AttributeDetail]] = []
+    """Each key's current value, and right after it the value it replaced.
+
+    The replaced value is what the latest session's hint giver and coach were
+    given and may have cited, so a student checking a citation finds it here,
+    marked as replaced (as the app's Memory sheet showed "the last result and
+    the one before it")."""
+    rows: list[tuple[str, AttributeDetail, bool]] = []
     for concept in concepts:
-        view = client.entity(ENTITY_TYPE, f"{pseudonym}_{concept}", as_of=as_of, deadline=deadline)
-        if view is not None:
-            rows += [(concept, r) for r in view.attributes]
-    reads = read_counts([r.id for _, r in rows])
-    out = [s for s in (shown(c, r, reads) for c, r in rows) if s is not None]
-    return sorted(out, key=lambda s: (s.concept, key_order(s.key)))
+        name = f"{pseudonym}_{concept}"
+        view = client.entity(ENTITY_TYPE, name, as_of=as_of, deadline=deadline)
+        for row in view.attributes if view is not None else []:
+            rows.append((concept, row, True))
+            if row.supersedes:
+                chain = client.history(ENTITY_TYPE, name, row.key, deadline=deadline)
+                rows += [(concept, old, False) for old in chain if old.id == row.supersedes]
+    reads = read_counts([r.id for _, r, _ in rows])
+    out = [shown(c, r, reads, current=now) for c, r, now in rows]
+    return sorted(out, key=lambda s: (s.concept, key_order(s.key), not s.current))
 
 
 def history_facts(
@@ -101,4 +114,4 @@ def history_facts(
             if rows:
                 chains.append((concept, key, sorted(rows, key=lambda r: parse_stamp(r.created_at), reverse=True)))
     reads = read_counts([r.id for _, _, rows in chains for r in rows])
-    return [[s for s in (shown(c, r, reads) for r in rows) if s is not None] for c, _, rows in chains]
+    return [[shown(c, r, reads, current=r.valid_until is None) for r in rows] for c, _, rows in chains]

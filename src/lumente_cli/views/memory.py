@@ -44,7 +44,11 @@ def remembered(facts: list[ShownFact], names: dict[str, str], *, as_of: str | No
         if _group_label(fact) != group:
             group = _group_label(fact)
             blocks.append(Padding(Text(group, style="cyan"), (0, 0, 0, 2)))
-        blocks.append(Padding(Group(safe(fact.sentence), _provenance(fact)), (0, 0, 0, 4)))
+        if fact.current:
+            blocks.append(Padding(Group(safe(fact.sentence), _provenance(fact)), (0, 0, 0, 4)))
+        else:
+            replaced = Text(f"before (replaced {_when(fact.valid_until)}): ", style="dim italic")
+            blocks.append(Padding(Group(replaced + safe(fact.sentence, "dim"), _provenance(fact)), (0, 0, 0, 6)))
     return Group(*blocks)
 
 
