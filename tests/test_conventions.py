@@ -80,7 +80,7 @@ def test_a_practice_session_has_no_escape_bytes_with_no_color():
 
 
 @pytest.mark.parametrize("args, message", [
-    (("practice",), "lumente: missing argument 'concept'."),
+    (("practice",), "lumente: missing argument 'CONCEPT'."),
     (("practice", "jwt", "--bogus"), "lumente: no such option: --bogus"),
     (("practice", "jwt", "--predict", "9"), "lumente: invalid value for '--predict'"),
     (("nope",), "lumente: no such command 'nope'."),

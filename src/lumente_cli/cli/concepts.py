@@ -45,7 +45,7 @@ def list_concepts(
 @app.command("show")
 @handle_errors
 def show(
-    concept: Annotated[str, typer.Argument(help="The concept to show, e.g. jwt.", autocompletion=concept_names)],
+    concept: Annotated[str, typer.Argument(metavar="CONCEPT", help="The concept to show, e.g. jwt.", autocompletion=concept_names)],
     json_out: Annotated[bool, typer.Option("--json", help="Print the concept as JSON.")] = False,
 ) -> None:
     """Show a concept's four-part map: the reference answers and key points."""

@@ -75,7 +75,7 @@ def _concepts(ws: Any, client: Any, concept: str | None, deadline: float | None 
 @app.command("show")
 @handle_errors
 def show(
-    concept: Annotated[Optional[str], typer.Argument(help="Only this concept.", autocompletion=concept_names)] = None,
+    concept: Annotated[Optional[str], typer.Argument(metavar="CONCEPT", help="Only this concept.", autocompletion=concept_names)] = None,
     as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="TIME",
                                                  help="What memory held at an earlier time: an ISO time or e.g. 2d, 3h.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
@@ -113,7 +113,7 @@ def show(
 @app.command("history")
 @handle_errors
 def history(
-    concept: Annotated[Optional[str], typer.Argument(help="Only this concept.", autocompletion=concept_names)] = None,
+    concept: Annotated[Optional[str], typer.Argument(metavar="CONCEPT", help="Only this concept.", autocompletion=concept_names)] = None,
     part: Annotated[Optional[str], typer.Option("--part", metavar="PART", autocompletion=part_names,
                                                 help="Only this part: supraordinate, coordinate, attributes or subordinate.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,

@@ -21,7 +21,7 @@ class ProviderChoice(str, Enum):
 
 @handle_errors
 def practice(
-    concept: Annotated[str, typer.Argument(help="The concept to practise, e.g. jwt (`lumente concepts` lists them).",
+    concept: Annotated[str, typer.Argument(metavar="CONCEPT", help="The concept to practise, e.g. jwt (`lumente concepts` lists them).",
                                            autocompletion=concept_names)],
     predict: Annotated[Optional[int], typer.Option("--predict", min=0, max=8, metavar="N",
                                                     help="Your predicted score, 0-8, instead of asking.")] = None,

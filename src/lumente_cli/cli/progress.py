@@ -12,7 +12,7 @@ from lumente_cli.cli.completion import concept_names
 
 @handle_errors
 def progress(
-    concept: Annotated[Optional[str], typer.Argument(help="Only this concept (default: every concept you practised).",
+    concept: Annotated[Optional[str], typer.Argument(metavar="CONCEPT", help="Only this concept (default: every concept you practised).",
                                                      autocompletion=concept_names)] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print progress as JSON.")] = False,
 ) -> None:
