@@ -48,29 +48,12 @@ def time_sessions(rounds: int, *, memory: bool) -> list[float]:
             for _ in range(rounds):
                 rig.set_levels({p: 2 for p in PARTS})  # the same session every round
                 start = time.perf_counter()
-                if memory:
-                    code = rig.run(SCRIPT)
-                else:
-                    code = run_without_memory(rig)
+                code = rig.run(SCRIPT, memory_on=memory)
                 times.append(time.perf_counter() - start)
                 assert code == 0
         finally:
             rig.close()
     return times
-
-
-def run_without_memory(rig: Rig) -> int:
-    import io
-
-    from lumente_cli.practice.events import Emitter
-    from lumente_cli.practice.runner import PracticeRun
-    from lumente_cli.practice.student_io import ScriptedIO
-
-    stream = io.BytesIO("".join(line + "\n" for line in SCRIPT).encode())
-    run = PracticeRun(concept=rig.concept, store=rig.store, learner_id=rig.learner_id,
-                      agents=OfflineAgents(rig.concept), io=ScriptedIO(stream), emitter=Emitter(),
-                      memory=None, memory_kind="off", resume="restart")
-    return int(run.run())
 
 
 def corpus() -> list[tuple[str, str, str]]:

@@ -81,16 +81,17 @@ class Rig:
                     (self.learner_id, self.concept_id, part, level),
                 )
 
-    def run(self, lines: list[str], *, predict: int | None = None, resume: str = "restart") -> int:
+    def run(self, lines: list[str], *, predict: int | None = None, resume: str = "restart", memory_on: bool = True) -> int:
         backend = MemoryBackend("embedded", "recorded embedded memory", context="lumente",
                                 client_factory=self.client)
-        memory = LearnerMemory(backend, self.store, self.pseudonym, self.concept_id)
+        memory = LearnerMemory(backend, self.store, self.pseudonym, self.concept_id) if memory_on else None
         emitter = Emitter()
         emitter.add(self.events.append)
         stream = io.BytesIO("".join(line + "\n" for line in lines).encode("utf-8"))
         run = PracticeRun(
             concept=self.concept, store=self.store, learner_id=self.learner_id, agents=OfflineAgents(self.concept),
-            io=ScriptedIO(stream), emitter=emitter, memory=memory, memory_kind="embedded", predict=predict,
+            io=ScriptedIO(stream), emitter=emitter, memory=memory, memory_kind="embedded" if memory_on else "off",
+            predict=predict,
             resume=resume,  # type: ignore[arg-type]
         )
         return int(run.run())

@@ -166,6 +166,7 @@ def _env_problem() -> str | None:
 
 
 def check_database(ctx: Context) -> Iterable[Check]:
+    from lumente_cli.store.db import schema_version
     from lumente_cli.store.migrations import MIGRATIONS
 
     path = ctx.paths.database
@@ -180,7 +181,7 @@ def check_database(ctx: Context) -> Iterable[Check]:
         return
     try:
         integrity = [r[0] for r in con.execute("PRAGMA integrity_check(5)")]
-        version = con.execute("PRAGMA user_version").fetchone()[0]
+        version = schema_version(con)
         journal = con.execute("PRAGMA journal_mode").fetchone()[0]
     except sqlite3.DatabaseError as exc:
         yield fail("database", f"{path} is damaged or not a Lumente database ({exc}).", moved)

@@ -42,11 +42,10 @@ def _require_key(settings: Settings) -> None:
         )
 
 
-def _client(settings: Settings, *, timeout: float | None = None):  # -> anthropic.Anthropic
+def _client(settings: Settings):  # -> anthropic.Anthropic
     from lumente_cli.agents.claude import make_anthropic_client
 
-    kwargs = {} if timeout is None else {"timeout": timeout}
-    return make_anthropic_client(api_key=settings["anthropic_api_key"], **kwargs)
+    return make_anthropic_client(api_key=settings["anthropic_api_key"])
 
 
 def model_of(settings: Settings) -> str:
@@ -76,7 +75,6 @@ def map_new_concept(ws: Workspace, name: str, override: str | None, *, console: 
     if not claude_available(ws.settings, override):
         raise ConceptError(f"unknown concept {name!r}.", hint=lib.suggestion(name))
     from lumente_cli.agents.claude import map_concept, save_mapped_concept
-    from lumente_cli.agents.claude.client import MAPPER_TIMEOUT_SECONDS
     from lumente_cli.agents.contracts import MapInput
 
     concept_id = slug(name)
@@ -84,7 +82,7 @@ def map_new_concept(ws: Workspace, name: str, override: str | None, *, console: 
         raise ConceptError(f"{name!r} has no letters or digits to name a concept by.")
     with console.status(f"Mapping {name!r} with Claude (once; it is saved for next time)…", spinner="dots"):
         concept = map_concept(
-            _client(ws.settings, timeout=MAPPER_TIMEOUT_SECONDS), model=model_of(ws.settings),
+            _client(ws.settings), model=model_of(ws.settings),  # map_concept sets its own longer timeout
             inp=MapInput(name=name, concept_id=concept_id), usage=Usage(),
         )
     path = save_mapped_concept(concept, ws.paths.mapped_concepts_dir)

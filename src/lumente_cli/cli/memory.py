@@ -157,18 +157,14 @@ def forget(
 ) -> None:
     """Erase everything memory holds about you (your whole scope, in one call), then prove nothing is left."""
     from lumente_cli.memory.inspect import current_facts, learner_concepts
-    from lumente_cli.workspace import Workspace
 
-    ws = Workspace()
-    backend = ws.memory_backend()
     prompts = err_console(quiet_ok=False)
-    try:
-        with _memory_errors("reach memory", backend.where):
-            client = backend.client()
-            deadline = _deadline()
-            concepts = learner_concepts(client, ws.pseudonym, deadline=deadline)
-            before = current_facts(client, ws.pseudonym, concepts, as_of=None, read_counts=ws.store.read_counts,
-                                   deadline=deadline)
+    with _memory("reach memory") as (ws, backend):
+        client = backend.client()
+        deadline = _deadline()
+        concepts = learner_concepts(client, ws.pseudonym, deadline=deadline)
+        before = current_facts(client, ws.pseudonym, concepts, as_of=None, read_counts=ws.store.read_counts,
+                               deadline=deadline)
         pending = ws.store.count_pending(ws.scope)
         learner = ws.store.find_learner(ws.pseudonym)
         if not yes:
@@ -190,9 +186,6 @@ def forget(
             left = current_facts(client, ws.pseudonym, learner_concepts(client, ws.pseudonym), as_of=None,
                                  read_counts=ws.store.read_counts)
         sessions = ws.store.delete_learner_sessions(learner) if (delete_sessions and learner is not None) else None
-    finally:
-        backend.close()
-        ws.close()
     result = {"scope": ws.scope, "backend": backend.kind, "forgotten": forgotten, "facts_before": len(before),
               "left": len(left), "local": local, "sessions_deleted": sessions}
     if json_out:
@@ -216,21 +209,12 @@ def sync(
 ) -> None:
     """Deliver the facts waiting in the outbox (each exactly once)."""
     from lumente_cli.memory.writer import deliver
-    from lumente_cli.workspace import Workspace
 
-    ws = Workspace()
-    backend = ws.memory_backend()
     results: list[dict[str, Any]] = []
-    try:
-        scopes = sorted({p.scope for p in ws.store.pending_facts()})
-        for scope in scopes:
-            with _memory_errors("reach memory", backend.where):
-                client = backend.client()
-            d = deliver(ws.store, client, scope)
+    with _memory("reach memory") as (ws, backend):
+        for scope in sorted({p.scope for p in ws.store.pending_facts()}):
+            d = deliver(ws.store, backend.client(), scope)
             results.append({"scope": scope, "written": d.written, "queued": d.queued, "error": d.error})
-    finally:
-        backend.close()
-        ws.close()
     written, queued = sum(r["written"] for r in results), sum(r["queued"] for r in results)
     if json_out:
         print_json({"backend": backend.kind, "written": written, "queued": queued, "scopes": results})

@@ -51,7 +51,7 @@ def practice(
         found = lib.find(concept)
         if found is None:
             # A near miss is a typo, not a new concept: suggest instead of mapping.
-            if "Did you mean" in lib.suggestion(concept) or not _can_map(ws, provider):
+            if lib.close_matches(concept) or not _can_map(ws, provider):
                 lib.resolve(concept)
             found = _map_new_concept(ws, concept, provider)
         prompts = err_console()

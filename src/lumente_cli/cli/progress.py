@@ -24,7 +24,8 @@ def progress(
     ws = Workspace()
     try:
         lib = ws.library()
-        concept_id = lib.resolve(concept).id if concept else None
+        chosen = lib.resolve(concept) if concept else None
+        concept_id = chosen.id if chosen else None
         learner = ws.store.find_learner(ws.pseudonym)
         items = compute(ws.store, learner, concept_id) if learner is not None else []
     finally:
@@ -34,9 +35,9 @@ def progress(
         return
     console = out_console()
     if not items:
-        what = f"on {lib.resolve(concept).name} " if concept else ""
+        what = f"on {chosen.name} " if chosen else ""
         console.print(f"No finished sessions {what}yet. Start one with `lumente practice {concept_id or 'jwt'}`.")
         return
     ascii_only = not console.encoding.lower().startswith("utf")
-    names = [(cp, lib.find(cp.concept).name if lib.find(cp.concept) else cp.concept) for cp in items]
+    names = [(cp, getattr(lib.find(cp.concept), "name", cp.concept)) for cp in items]
     console.print(all_progress(names, ascii_only=ascii_only))

@@ -52,15 +52,18 @@ class Library:
                 return c
         return None
 
-    def suggestion(self, name: str) -> str:
-        want = slug(name)
+    def close_matches(self, name: str) -> list[str]:
+        """Concept ids whose id or alias is close to `name` (a likely typo)."""
         names: dict[str, str] = {}
         for cid, source in self.concepts.items():
             names[cid] = cid
             for alias in source.concept.aliases:
                 names.setdefault(slug(alias), cid)
-        close = difflib.get_close_matches(want, list(names), n=3, cutoff=0.6)
-        close_ids = list(dict.fromkeys(names[c] for c in close))
+        close = difflib.get_close_matches(slug(name), list(names), n=3, cutoff=0.6)
+        return list(dict.fromkeys(names[c] for c in close))
+
+    def suggestion(self, name: str) -> str:
+        close_ids = self.close_matches(name)
         if close_ids:
             return "Did you mean: " + ", ".join(close_ids) + "?  (`lumente concepts` lists them all)"
         return "`lumente concepts` lists the concepts you can practise."

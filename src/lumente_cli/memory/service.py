@@ -69,7 +69,7 @@ class LearnerMemory:
             return not self.store.has_fact_key(self.scope, self.entity, f"level_{part}")
 
         facts = writer.session_facts(concept_name, state, first_level_write=first_level_write)
-        turn = sum(1 for _ in state.parts) + sum(p.help_taps for p in state.parts)
+        turn = len(state.parts) + sum(p.help_taps for p in state.parts)
         rows = []
         for fact in facts:
             body = writer.request_body(

@@ -21,7 +21,7 @@ from lumente_cli.agents.contracts import (
 from lumente_cli.agents.memory import CallRecord, MemoryTurn, Recall
 from lumente_cli.agents.provider import Agents, Usage, call_agent
 from lumente_cli.concepts.schema import Concept
-from lumente_cli.errors import LumenteError, UsageError
+from lumente_cli.errors import LumenteError
 from lumente_cli.exitcodes import ExitCode
 from lumente_cli.memory.service import LearnerMemory
 from lumente_cli.parts import LABELS, LEVEL_NAMES, MAX_LEVEL, PARTS
@@ -287,7 +287,3 @@ class PracticeRun:
         assert self.turn is not None
         return [{"id": f.id, "sentence": f.sentence, "at": f.at} for f in self.turn.cited(remark)]
 
-
-def ensure_scripted_ok(io: StudentIO, predict: int | None) -> None:
-    if predict is not None and not 0 <= predict <= MAX_SCORE:
-        raise UsageError(f"--predict must be a whole number from 0 to {MAX_SCORE} (got {predict}).")
