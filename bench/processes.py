@@ -1,6 +1,8 @@
 """Running a command in a fresh process, as a student's shell does, and
-taking its wall time and peak resident memory (from `wait4`, so the figure is
-that one process's own peak, not the largest child so far)."""
+taking its wall time and peak resident memory. Both are taken by
+bench/launch.py, a small process that forks, execs the command and reads its
+`wait4` usage: the figure is that one process's own peak, not inflated by the
+harness it would otherwise be forked from."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 PY = sys.executable
+LAUNCH = Path(__file__).resolve().with_name("launch.py")
 LUMENTE = [PY, "-m", "lumente_cli"]  # the same code the `lumente` script runs
 
 
@@ -34,18 +37,16 @@ def clean_env(home: Path, **extra: str) -> dict[str, str]:
 def run(argv: list[str], env: dict[str, str], *, stdin: bytes | None = None, ok: tuple[int, ...] = (0,),
         keep_stderr: bool = False) -> Ran:
     """Run argv once with stdout discarded; raise SystemExit when it exits with a status not in `ok`."""
-    with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as errors:
+    with tempfile.TemporaryFile() as given, tempfile.TemporaryFile() as errors, \
+            tempfile.NamedTemporaryFile("r", suffix=".txt") as result:
         given.write(stdin or b"")
         given.seek(0)
-        start = time.perf_counter()
-        # No pipes: Popen.communicate() would reap the process before wait4 could report its usage.
-        proc = subprocess.Popen(argv, stdin=given if stdin is not None else subprocess.DEVNULL,
-                                stdout=subprocess.DEVNULL, stderr=errors, env=env)
-        _, raw, usage = os.wait4(proc.pid, 0)
-        elapsed = (time.perf_counter() - start) * 1000
-        proc.returncode = os.waitstatus_to_exitcode(raw)
+        subprocess.run([sys.executable, "-S", str(LAUNCH), result.name, *argv], env=env, check=True,
+                       stdin=given if stdin is not None else subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=errors)
+        ms, kib, status = result.read().split()
         errors.seek(0)
         err = errors.read()
-    if proc.returncode not in ok:
-        raise SystemExit(f"{' '.join(argv)}: exit status {proc.returncode}, expected {ok}\n{err.decode()[-800:]}")
-    return Ran(elapsed, usage.ru_maxrss / 1024, proc.returncode, err if keep_stderr else b"")
+    if int(status) not in ok:
+        raise SystemExit(f"{' '.join(argv)}: exit status {status}, expected {ok}\n{err.decode()[-800:]}")
+    return Ran(float(ms), int(kib) / 1024, int(status), err if keep_stderr else b"")

@@ -40,6 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/machine.py, beside this script
+from figures import Figure  # noqa: E402
 from machine import describe  # noqa: E402
 from typing import Any
 
@@ -288,6 +289,54 @@ def table(runs: list[dict[str, Any]]) -> str:
         for op, o in r["ops"].items():
             lines.append(f"  {op:<32} {'':>7} {o['per_s']:>8.1f} {o['p50_ms']:>8.2f} {o['p99_ms']:>8.2f}")
     return "\n".join(lines)
+
+
+# ------------------------------------------------------- as a harness section
+
+
+def _served_figures(label: str, runs: list[dict[str, Any]], *, rate_note: str = "") -> list[Figure]:
+    return [
+        Figure("serve", f"{label}: throughput", "req/s", [r["per_s"] for r in runs], higher_is_better=True,
+               note=rate_note),
+        Figure("serve", f"{label}: p50 per request", "ms", [r["p50_ms"] for r in runs]),
+        Figure("serve", f"{label}: p99 per request", "ms", [r["p99_ms"] for r in runs]),
+    ]
+
+
+def measure(quick: bool = False) -> list[Figure]:
+    """Served over loopback with 1 and 50 clients, and 50 threads in-process as the baseline.
+
+    Each configuration: one short warm-up run, then several timed runs; every
+    run must end with no error and no lost or extra row, or the section fails.
+    """
+    runs, seconds, clients = (1, 1.5, 10) if quick else (3, 8.0, 50)
+    results: dict[str, list[dict[str, Any]]] = {"many": [], "one": [], "embedded": []}
+    with tempfile.TemporaryDirectory(prefix="serve-load-") as tmp:
+        work = Path(tmp)
+        proc, url, key = start_server(work)
+        try:
+            for name, n, procs in (("many", clients, 2), ("one", 1, 1)):
+                run_served(url, key, clients=n, seconds=1.0, processes=procs)  # warm-up
+                results[name] = [run_served(url, key, clients=n, seconds=seconds, processes=procs)
+                                 for _ in range(runs)]
+        finally:
+            code = stop_server(proc)
+        run_embedded(work, clients=clients, seconds=1.0)
+        results["embedded"] = [run_embedded(work, clients=clients, seconds=seconds) for _ in range(runs)]
+    bad = [r for rs in results.values() for r in rs if r["errors"] or r["lost_or_extra"]]
+    if bad or code != 0:
+        raise SystemExit(f"serve: errors or lost rows, or the server exited {code}: {bad[:1]}")
+    many = _served_figures(f"served, {clients} clients", results["many"])
+    one = _served_figures("served, 1 client", results["one"])
+    embedded = _served_figures(f"in-process, {clients} threads, no HTTP (baseline)", results["embedded"])
+    many[0].against(one[0])
+    many[0].note = "ratio: against 1 client"
+    many[1].against(one[1])
+    one[0].against(embedded[0])
+    one[0].note = "ratio: against in-process"
+    rows = sum(r["rows_written"] for rs in results.values() for r in rs)
+    many[0].extra = {"rows_checked": rows, "seconds_per_run": seconds, "runs": runs}
+    return [*many, *one, *embedded]
 
 
 def main(argv: list[str] | None = None) -> int:
