@@ -127,7 +127,7 @@ def test_path_lists_everything_lumente_keeps():
     rows = {row["name"]: row for row in doc["paths"]}
     p = paths.current()
     assert set(rows) == {"config_dir", "config", "user_concepts", "data_dir", "database", "outbox",
-                         "memory_database", "secret", "mapped_concepts"}
+                         "memory_database", "secret", "concept_cache", "mapped_concepts"}
     assert rows["database"]["path"] == str(p.database)
     assert rows["outbox"] == rows["outbox"] | {"kind": "table", "table": "memory_fact", "path": str(p.database)}
     assert rows["secret"]["path"] == str(p.secret) and rows["config"]["path"] == str(p.config_file)

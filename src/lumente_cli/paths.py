@@ -52,6 +52,11 @@ class Paths:
         return self.data_dir / "memory.db"
 
     @property
+    def concept_cache(self) -> Path:
+        """Concept files already parsed, so commands need not parse TOML each time."""
+        return self.data_dir / "cache" / "concepts.json"
+
+    @property
     def secret(self) -> Path:
         """The random key the learner pseudonym is derived under."""
         return self.data_dir / "secret"
@@ -77,6 +82,9 @@ class Paths:
             Entry("secret", self.secret, "file",
                   "The random key your learner pseudonym is derived under (mode 0600). "
                   "Without it you get a new pseudonym."),
+            Entry("concept_cache", self.concept_cache, "file",
+                  "Concept files already parsed (JSON, keyed by a hash of each file), so commands "
+                  "skip parsing TOML; safe to delete, it is rebuilt."),
             Entry("mapped_concepts", self.mapped_concepts_dir, "dir",
                   "Concept files the Claude mapper built for concepts not in the library, kept for reuse."),
         ]

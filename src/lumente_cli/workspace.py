@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from lumente_cli import paths as paths_mod
 from lumente_cli import settings as settings_mod
 from lumente_cli.memory import pseudonym as pseudo
-from lumente_cli.store import LocalStore
+
+if TYPE_CHECKING:
+    from lumente_cli.store import LocalStore
 
 
 @dataclass
@@ -27,6 +30,8 @@ class Workspace:
     @property
     def store(self) -> LocalStore:
         if self._store is None:
+            from lumente_cli.store import LocalStore
+
             self._store = LocalStore(self.paths.database)
         return self._store
 

@@ -3,15 +3,13 @@ in the config dir, and concepts the Claude mapper built earlier."""
 
 from __future__ import annotations
 
-import difflib
 import re
-import tomllib
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 from pydantic import ValidationError
 
+from lumente_cli.concepts.cache import ConceptCache
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import ConceptError
 from lumente_cli.parts import PARTS
@@ -59,6 +57,8 @@ class Library:
             names[cid] = cid
             for alias in source.concept.aliases:
                 names.setdefault(slug(alias), cid)
+        import difflib  # only on a miss: it costs more to import than a lookup
+
         close = difflib.get_close_matches(slug(name), list(names), n=3, cutoff=0.6)
         return list(dict.fromkeys(names[c] for c in close))
 
@@ -69,17 +69,30 @@ class Library:
         return "`lumente concepts` lists the concepts you can practise."
 
 
-def load_file(path: Path, *, display: str | None = None) -> Concept:
+def load_file(path: Path, *, display: str | None = None, cache: ConceptCache | None = None) -> Concept:
     """Parse and validate one file; a problem names the file and the field."""
     where = display or str(path)
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise ConceptError(f"concept file {where}: cannot be read ({exc.strerror or exc}).") from None
-    return parse_concept(raw, where, expected_id=path.stem)
+    return parse_concept(raw, where, expected_id=path.stem, cache=cache)
 
 
-def parse_concept(raw: bytes, where: str, *, expected_id: str | None = None) -> Concept:
+def parse_concept(raw: bytes, where: str, *, expected_id: str | None = None,
+                  cache: ConceptCache | None = None) -> Concept:
+    data = cache.get(raw) if cache is not None else None
+    if data is None:
+        data = _parse_toml(raw, where)
+        concept = _validate(data, where, expected_id)
+        if cache is not None:
+            cache.put(raw, data)
+        return concept
+    return _validate(data, where, expected_id)
+
+
+def _parse_toml(raw: bytes, where: str) -> dict:
+    import tomllib  # on a cache miss only
     if len(raw) > MAX_FILE_BYTES:
         raise ConceptError(f"concept file {where}: larger than {MAX_FILE_BYTES // 1024} KB.")
     try:
@@ -96,6 +109,10 @@ def parse_concept(raw: bytes, where: str, *, expected_id: str | None = None) -> 
         raise ConceptError(f"concept file {where}: not valid TOML ({exc}{near}).") from None
     except RecursionError:
         raise ConceptError(f"concept file {where}: not valid TOML (nested too deeply).") from None
+    return data
+
+
+def _validate(data: dict, where: str, expected_id: str | None) -> Concept:
     try:
         concept = Concept.model_validate(data)
     except ValidationError as exc:
@@ -150,13 +167,12 @@ def describe_validation_error(exc: ValidationError, *, limit: int = 3) -> str:
 
 
 def _library_files() -> list[tuple[str, bytes]]:
-    root = resources.files("lumente_cli.concepts") / "library"
-    return sorted(
-        (entry.name, entry.read_bytes()) for entry in root.iterdir() if entry.name.endswith(".toml")
-    )
+    # A plain path, not importlib.resources (10 ms to import): the package is always installed as files.
+    root = Path(__file__).with_name("library")
+    return sorted((entry.name, entry.read_bytes()) for entry in root.iterdir() if entry.name.endswith(".toml"))
 
 
-def load_library(*dirs: tuple[Path, str]) -> Library:
+def load_library(*dirs: tuple[Path, str], cache: ConceptCache | None = None) -> Library:
     """The shipped concepts, then each (dir, origin) in turn; later files override earlier ones.
 
     A broken shipped file is a bug and raises; a broken user file is reported in
@@ -164,18 +180,20 @@ def load_library(*dirs: tuple[Path, str]) -> Library:
     """
     lib = Library()
     for name, raw in _library_files():
-        concept = parse_concept(raw, f"library/{name}", expected_id=name.removesuffix(".toml"))
+        concept = parse_concept(raw, f"library/{name}", expected_id=name.removesuffix(".toml"), cache=cache)
         lib.concepts[concept.id] = ConceptSource(concept, f"library/{name}", "library")
     for directory, origin in dirs:
         if not directory.is_dir():
             continue
         for path in sorted(directory.glob("*.toml")):
             try:
-                concept = load_file(path)
+                concept = load_file(path, cache=cache)
             except ConceptError as exc:
                 lib.problems.append(exc.message)
                 continue
             lib.concepts[concept.id] = ConceptSource(concept, str(path), origin)
+    if cache is not None:
+        cache.save()
     return lib
 
 
@@ -183,4 +201,5 @@ def load_default() -> Library:
     from lumente_cli import paths
 
     p = paths.current()
-    return load_library((p.mapped_concepts_dir, "mapped"), (p.user_concepts_dir, "user"))
+    return load_library((p.mapped_concepts_dir, "mapped"), (p.user_concepts_dir, "user"),
+                        cache=ConceptCache(p.concept_cache))

@@ -8,18 +8,29 @@ import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from pydantic import TypeAdapter
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from lumente_cli.parts import PARTS, START_LEVEL, PartKey
-from lumente_cli.session import Event, SessionState
 from lumente_cli.sqlite_tx import write_tx
 from lumente_cli.timeutil import now
 
 from lumente_cli.store.chunks import chunks
 
-_EVENT = TypeAdapter(Event)
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
+    from lumente_cli.session import SessionState
+
+
+@cache
+def _events() -> TypeAdapter:
+    """Built on first use: commands that only read memory never load the session engine."""
+    from pydantic import TypeAdapter
+
+    from lumente_cli.session import Event
+
+    return TypeAdapter(Event)
 
 
 @dataclass(frozen=True)
@@ -100,7 +111,7 @@ class SessionTables:
 
     def _record(self, row: sqlite3.Row) -> SessionRecord:
         events = tuple(
-            _EVENT.validate_json(r["event"])
+            _events().validate_json(r["event"])
             for r in self.con.execute(
                 "SELECT event FROM engine_event WHERE session_id = ? ORDER BY seq", (row["id"],)
             )
@@ -114,8 +125,8 @@ class SessionTables:
             started_at=row["started_at"],
             updated_at=row["updated_at"],
             finished_at=row["finished_at"],
-            initial=SessionState.model_validate_json(row["initial_state"]),
-            state=SessionState.model_validate_json(row["state"]),
+            initial=_state(row["initial_state"]),
+            state=_state(row["state"]),
             events=events,
             input_tokens=row["input_tokens"],
             output_tokens=row["output_tokens"],
@@ -129,7 +140,7 @@ class SessionTables:
             ).fetchone()[0]
             self.con.execute(
                 "INSERT INTO engine_event(session_id, seq, event) VALUES (?, ?, ?)",
-                (session_id, seq, _EVENT.dump_json(event).decode()),
+                (session_id, seq, _events().dump_json(event).decode()),
             )
             self.con.execute(
                 "UPDATE session SET state = ?, prediction = ?, updated_at = ?, status = 'active' WHERE id = ?",
@@ -212,3 +223,9 @@ class SessionTables:
             self.con.execute("DELETE FROM session WHERE learner_id = ?", (learner_id,))
             self.con.execute("DELETE FROM level WHERE learner_id = ?", (learner_id,))
         return int(count)
+
+
+def _state(raw: str) -> SessionState:
+    from lumente_cli.session import SessionState
+
+    return SessionState.model_validate_json(raw)

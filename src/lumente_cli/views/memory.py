@@ -11,7 +11,7 @@ from rich.text import Text
 
 from lumente_cli.memory.inspect import ShownFact
 from lumente_cli.parts import LABELS
-from lumente_cli.views.console import safe
+from lumente_cli.views.console import Indented, safe
 
 
 def _when(stamp: str | None) -> str:
@@ -33,23 +33,23 @@ def _provenance(fact: ShownFact) -> Text:
 
 
 def remembered(facts: list[ShownFact], names: dict[str, str], *, as_of: str | None) -> RenderableType:
-    blocks: list[RenderableType] = []
+    blocks: list[tuple[int, Text]] = []
     if as_of:
-        blocks.append(Text(f"As memory held it at {_when(as_of)}:", style="italic"))
+        blocks.append((0, Text(f"As memory held it at {_when(as_of)}:", style="italic")))
     concept = group = None
     for fact in facts:
         if fact.concept != concept:
             concept, group = fact.concept, None
-            blocks.append(safe(names.get(fact.concept, fact.concept), "bold"))
+            blocks.append((0, safe(names.get(fact.concept, fact.concept), "bold")))
         if _group_label(fact) != group:
             group = _group_label(fact)
-            blocks.append(Padding(Text(group, style="cyan"), (0, 0, 0, 2)))
+            blocks.append((2, Text(group, style="cyan")))
         if fact.current:
-            blocks.append(Padding(Group(safe(fact.sentence), _provenance(fact)), (0, 0, 0, 4)))
+            blocks.append((4, Text.assemble(safe(fact.sentence), "\n", _provenance(fact))))
         else:
             replaced = Text(f"before (replaced {_when(fact.valid_until)}): ", style="dim italic")
-            blocks.append(Padding(Group(replaced + safe(fact.sentence, "dim"), _provenance(fact)), (0, 0, 0, 6)))
-    return Group(*blocks)
+            blocks.append((6, Text.assemble(replaced, safe(fact.sentence, "dim"), "\n", _provenance(fact))))
+    return Indented(blocks)
 
 
 def chains(chain_list: Iterable[list[ShownFact]], names: dict[str, str]) -> RenderableType:

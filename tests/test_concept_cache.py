@@ -1,0 +1,88 @@
+"""The parsed-concept cache: it saves parsing TOML, and can never change what
+loads or let a broken file through."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from lumente_cli import paths
+from lumente_cli.concepts.cache import ConceptCache, digest
+from lumente_cli.concepts.library import load_default
+
+from helpers import lumente
+
+
+def _user_file(text: str) -> None:
+    folder = paths.current().user_concepts_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "jwt.toml").write_text(text, "utf-8")
+
+
+def _shipped_jwt() -> str:
+    from lumente_cli.concepts import library
+
+    return (library.Path(library.__file__).with_name("library") / "jwt.toml").read_text("utf-8")
+
+
+def test_a_second_load_comes_from_the_cache_and_is_the_same_library() -> None:
+    first = load_default()
+    cache_file = paths.current().concept_cache
+    assert cache_file.is_file() and oct(cache_file.stat().st_mode & 0o777) == "0o600"
+    assert len(json.loads(cache_file.read_bytes())["entries"]) == len(first.concepts)
+    calls = []
+    import tomllib
+
+    real = tomllib.loads
+    tomllib.loads = lambda text: calls.append(1) or real(text)  # count parses; the real parser still runs
+    try:
+        second = load_default()
+    finally:
+        tomllib.loads = real
+    assert calls == []
+    assert {k: v.concept for k, v in second.concepts.items()} == {k: v.concept for k, v in first.concepts.items()}
+
+
+def test_an_edited_file_is_parsed_again_not_served_stale() -> None:
+    _user_file(_shipped_jwt().replace('name = "JWT"', 'name = "JWT (mine)"', 1))
+    assert load_default().resolve("jwt").name == "JWT (mine)"
+    _user_file(_shipped_jwt().replace('name = "JWT"', 'name = "JWT (edited)"', 1))
+    assert load_default().resolve("jwt").name == "JWT (edited)"
+
+
+def test_a_tampered_cache_entry_is_validated_again_and_reported() -> None:
+    mine = _shipped_jwt().replace('name = "JWT"', 'name = "JWT (mine)"', 1)
+    _user_file(mine)
+    load_default()
+    cache_file = paths.current().concept_cache
+    doc = json.loads(cache_file.read_bytes())
+    entry = doc["entries"][digest(mine.encode("utf-8"))]
+    entry.pop("summary")
+    entry["surprise"] = 1
+    cache_file.write_text(json.dumps(doc))
+    lib = load_default()
+    assert any("unknown field" in p for p in lib.problems)  # the user's file, checked from the tampered data
+
+
+def test_a_corrupt_or_unwritable_cache_never_fails_a_command() -> None:
+    cache_file = paths.current().concept_cache
+    cache_file.parent.mkdir(parents=True)
+    cache_file.write_bytes(b"\x00not json")
+    r = lumente("concepts")
+    assert r.exit_code == 0 and "jwt" in r.stdout
+    assert json.loads(cache_file.read_bytes())["entries"]  # rebuilt
+    os.chmod(cache_file.parent, 0o500)
+    try:
+        cache_file.unlink() if os.access(cache_file.parent, os.W_OK) else None
+        r = lumente("concepts")
+        assert r.exit_code == 0 and "jwt" in r.stdout
+    finally:
+        os.chmod(cache_file.parent, 0o700)
+
+
+def test_a_missing_cache_path_means_no_cache() -> None:
+    cache = ConceptCache(None)
+    assert cache.get(b"x") is None
+    cache.put(b"x", {"a": 1})
+    assert cache.get(b"x") == {"a": 1}
+    cache.save()  # nowhere to write: nothing happens
