@@ -16,7 +16,9 @@ from pathlib import Path
 
 PY = sys.executable
 LAUNCH = Path(__file__).resolve().with_name("launch.py")
-LUMENTE = [PY, "-m", "lumente_cli"]  # the same code the `lumente` script runs
+# The console script a student runs, from the interpreter's environment; else the same code through -m.
+_SCRIPT = Path(PY).with_name("lumente")
+LUMENTE = [str(_SCRIPT)] if _SCRIPT.is_file() else [PY, "-m", "lumente_cli"]
 
 
 @dataclass(frozen=True)

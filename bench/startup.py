@@ -28,17 +28,17 @@ TARGET_RATIO = 1.25
 MEMORY_FACTS = 1_000
 
 FLOOR = "minimal typer app (floor)"
-# (label, argv after the interpreter, held to the target?)
+# (label, argv, held to the target?)
 COMMANDS: list[tuple[str, list[str], bool]] = [
-    (FLOOR, [str(HERE / "floor_app.py")], False),
-    ("lumente --version", LUMENTE[1:] + ["--version"], True),
-    ("lumente --help", LUMENTE[1:] + ["--help"], True),
-    ("lumente concepts", LUMENTE[1:] + ["concepts"], True),
-    (f"lumente memory show ({MEMORY_FACTS:,} facts)", LUMENTE[1:] + ["memory", "show"], True),
-    ("python -c pass", ["-c", "pass"], False),
+    (FLOOR, [PY, str(HERE / "floor_app.py")], False),
+    ("lumente --version", [*LUMENTE, "--version"], True),
+    ("lumente --help", [*LUMENTE, "--help"], True),
+    ("lumente concepts", [*LUMENTE, "concepts"], True),
+    (f"lumente memory show ({MEMORY_FACTS:,} facts)", [*LUMENTE, "memory", "show"], True),
+    ("python -c pass", [PY, "-c", "pass"], False),
 ]
 # Shown for scale, not held to a target: what the Claude path adds.
-CLAUDE = ("python -c 'import anthropic'", ["-c", "import anthropic"])
+CLAUDE = ("python -c 'import anthropic'", [PY, "-c", "import anthropic"])
 
 SOLID = "\n".join([
     "6",
@@ -62,7 +62,7 @@ def prepare_home(home: Path, facts: int) -> None:
 
 
 def imports_anthropic(argv: list[str], env: dict[str, str]) -> bool:
-    ran = run([PY, "-X", "importtime", *argv], env, keep_stderr=True)
+    ran = run(argv, env | {"PYTHONPROFILEIMPORTTIME": "1"}, keep_stderr=True)
     return any(line.rsplit("|", 1)[-1].strip().split(".")[0] == "anthropic"
                for line in ran.stderr.decode().splitlines())
 
@@ -76,11 +76,11 @@ def measure(quick: bool = False) -> list[Figure]:
         samples: dict[str, list[float]] = {label: [] for label, _, _ in COMMANDS}
         for round_ in range(warmup + runs):
             for label, argv, _ in COMMANDS:
-                ms = run([PY, *argv], env).ms
+                ms = run(argv, env).ms
                 if round_ >= warmup:
                     samples[label].append(ms)
         clean = {label: not imports_anthropic(argv, env) for label, argv, held in COMMANDS if held}
-        claude = [run([PY, *CLAUDE[1]], env).ms for _ in range(1 if quick else 5)]
+        claude = [run(CLAUDE[1], env).ms for _ in range(1 if quick else 5)]
     figures = {label: Figure("startup", label, "ms", samples[label]) for label, _, _ in COMMANDS}
     floor = figures[FLOOR]
     for label, _, held in COMMANDS:
