@@ -86,3 +86,10 @@ def test_a_missing_cache_path_means_no_cache() -> None:
     cache.put(b"x", {"a": 1})
     assert cache.get(b"x") == {"a": 1}
     cache.save()  # nowhere to write: nothing happens
+
+
+def test_a_first_command_that_only_writes_the_cache_leaves_the_data_folder_private() -> None:
+    assert lumente("concepts").exit_code == 0
+    data_dir = paths.current().data_dir
+    assert oct(data_dir.stat().st_mode & 0o777) == "0o700"
+    assert oct(paths.current().concept_cache.parent.stat().st_mode & 0o777) == "0o700"

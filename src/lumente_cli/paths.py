@@ -103,7 +103,19 @@ def current() -> Paths:
 
 
 def ensure_private_dir(path: Path) -> None:
-    """Create a directory readable only by its owner (0700)."""
+    """Create a directory readable only by its owner (0700), and so every
+    missing folder above it: mkdir(parents=True) would make those 0755 (a cache
+    file written first must not leave the data folder readable by others)."""
+    missing = []
+    for folder in (path, *path.parents):
+        if folder.exists():
+            break
+        missing.append(folder)
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
 
 
