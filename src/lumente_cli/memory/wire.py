@@ -25,22 +25,27 @@ TurnRole = Literal["user", "assistant", "system", "tool"]
 Grants = dict[str, list[str]]
 
 
+# Every model defers building its validator to first use (`defer_build`): a
+# command uses a handful of these, and building all of them at import cost
+# every command that reads memory about 10 ms.
+
+
 class _Request(BaseModel):
     """A body we send (snake_case, as the service spells it)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class _CamelRequest(BaseModel):
     """A camelCase body we send (`/scopes`)."""
 
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
 
 class _Response(BaseModel):
     """A body we receive: camelCase on the wire, snake_case in Python."""
 
-    model_config = ConfigDict(extra="ignore", alias_generator=to_camel, populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", alias_generator=to_camel, populate_by_name=True, defer_build=True)
 
 
 # ---------------------------------------------------------------- /facts in
