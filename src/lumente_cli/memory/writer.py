@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from lumente_cli.memory import facts as F
 from lumente_cli.parts import PartKey
-from lumente_cli.session import SessionState
 
 if TYPE_CHECKING:
     from lumente_cli.memory.client import MemoryClient
+    from lumente_cli.session import SessionState
     from lumente_cli.store import LocalStore
 
 ENTITY_TYPE = "topic"
