@@ -19,17 +19,15 @@ not measured here.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))  # figures.py and machine.py, beside this script
-from figures import Figure, repeat, text_table  # noqa: E402
-from machine import describe  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # report.py, figures.py, machine.py beside this script
+import report  # noqa: E402
+from figures import Figure, repeat  # noqa: E402
 
 from lumente_cli.memory import facts as F  # noqa: E402
 from lumente_cli.memory.backend import MemoryBackend  # noqa: E402
@@ -132,20 +130,7 @@ def measure(quick: bool = False) -> list[Figure]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="few sessions and runs; prints only (a smoke test)")
-    args = parser.parse_args(argv)
-    figures = measure(quick=args.quick)
-    print(text_table(figures))
-    if args.quick:  # a smoke run never overwrites the measured figures
-        return 0
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps({
-        "machine": describe(), "measured_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "figures": [f.to_json() for f in figures],
-    }, indent=2, ensure_ascii=False) + "\n")
-    print(f"wrote {RESULTS.relative_to(ROOT)}")
-    return 0
+    return report.run(measure, RESULTS, __doc__.splitlines()[0], "few sessions and runs", argv)
 
 
 if __name__ == "__main__":
