@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lumente_cli.memory import facts as F
+from lumente_cli.memory.replaced import replaced_rows
 from lumente_cli.memory.writer import ENTITY_TYPE
 from lumente_cli.parts import PARTS, PartKey
 from lumente_cli.timeutil import parse_stamp
@@ -87,14 +88,19 @@ def current_facts(
     The replaced value is what the latest session's hint giver and coach were
     given and may have cited, so a student checking a citation finds it here,
     marked as replaced (as the app's Memory sheet showed "the last result and
-    the one before it")."""
+    the one before it"). The replaced rows come from bounded `asOf` reads
+    (`replaced.py`); a key's full history is read only for one not found so."""
     rows: list[tuple[str, AttributeDetail, bool]] = []
     for concept in concepts:
         name = f"{pseudonym}_{concept}"
         view = client.entity(ENTITY_TYPE, name, as_of=as_of, deadline=deadline)
-        for row in view.attributes if view is not None else []:
+        current = view.attributes if view is not None else []
+        replaced = replaced_rows(client, ENTITY_TYPE, name, current, deadline=deadline)
+        for row in current:
             rows.append((concept, row, True))
-            if row.supersedes:
+            if row.id in replaced:
+                rows.append((concept, replaced[row.id], False))
+            elif row.supersedes:
                 chain = client.history(ENTITY_TYPE, name, row.key, deadline=deadline)
                 rows += [(concept, old, False) for old in chain if old.id == row.supersedes]
     reads = read_counts([r.id for _, r, _ in rows])

@@ -2,8 +2,9 @@
 
 * `GET /entities/{type}/{name}`: the current view — rows with no `validUntil`
   (and not lapsed by the `context` TTL). With `asOf`, per chain (key, scope)
-  the row with the greatest `createdAt` ≤ asOf (ties: the later write). An
-  entity with no visible row at or before asOf is 404.
+  the row with the greatest `createdAt` ≤ asOf (ties: the later write), left
+  out if it has lapsed by now. An entity with no visible row at or before
+  asOf is 404. Attributes come in (`createdAt`, write) order either way.
 * `GET /entities/{type}/{name}/history/{key}`: every row of that key in every
   scope the caller may read, sorted by `createdAt` ascending (then by write
   order). Unknown entity or key → `{"history": []}`, never 404.
@@ -30,6 +31,36 @@ from lumente_cli.memory.engine.timefmt import fmt, parse
 
 UPSERT_TRUST = 0.95
 MAX_ENTITIES = 500
+
+# Both entity reads touch a bounded number of rows however long the chains
+# grow. The indexes are named (INDEXED BY) because, without statistics, the
+# planner prefers attribute_chain for the current view and would read every
+# row of the entity to keep the open ones; naming them also turns a future
+# schema change that breaks these plans into an error rather than a slow read.
+
+# The current view: the open row of each chain, from the partial index that
+# holds only open rows.
+_CURRENT = """SELECT * FROM attribute INDEXED BY attribute_open
+    WHERE context = ? AND entity_id = ? AND valid_until IS NULL ORDER BY created_at, seq"""
+
+# asOf: per chain, the row with the greatest (created_at, seq) at or before the
+# instant, one index seek per chain. The chains are found through their open
+# rows: every chain has exactly one, since a row is closed only by the write
+# that adds its successor, and forget erases whole scopes (so whole chains).
+_AS_OF = """SELECT row.* FROM attribute AS head INDEXED BY attribute_open
+    JOIN attribute AS row ON row.seq = (
+        SELECT x.seq FROM attribute AS x INDEXED BY attribute_chain
+        WHERE x.context = head.context AND x.entity_id = head.entity_id AND x.key = head.key
+          AND x.scope = head.scope AND x.created_at <= ?
+        ORDER BY x.created_at DESC, x.seq DESC LIMIT 1)
+    WHERE head.context = ? AND head.entity_id = ? AND head.valid_until IS NULL
+    ORDER BY row.created_at, row.seq"""
+
+# A UNION of two index searches: `subject = ? OR object = ?` read every
+# relation of the context.
+_RELATIONS = """SELECT * FROM relation WHERE context = ? AND subject = ?
+    UNION SELECT * FROM relation WHERE context = ? AND object = ?
+    ORDER BY created_at, seq"""
 
 
 def _readable(principal: Principal, row) -> bool:
@@ -79,15 +110,6 @@ def _entity_detail(rows) -> wire.EntityDetail:
     )
 
 
-def _as_of(rows, moment: str, now: datetime) -> list:
-    """Per chain, the row that was current at `moment` (known time)."""
-    best: dict[tuple[str, str], sqlite3.Row] = {}
-    for row in rows:  # ordered by (created_at, seq), so a later write wins a tie
-        if row["created_at"] <= moment:
-            best[(row["key"], row["scope"])] = row
-    return [r for r in best.values() if not expired(r, now)]
-
-
 def _parse_as_of(raw: str | None) -> str | None:
     if raw is None:
         return None
@@ -114,20 +136,12 @@ def entity(con: sqlite3.Connection, context: str, principal: Principal, type_: s
         entity_rows = [r for r in entity_rows if r["created_at"] <= as_of]
     if not entity_rows:
         raise missing
-    open_only = "AND valid_until IS NULL" if as_of is None else ""  # the current view needs no closed rows
-    attrs = [r for r in con.execute(
-        f"SELECT * FROM attribute WHERE context = ? AND entity_id = ? {open_only} ORDER BY created_at, seq",
-        (context, eid),
-    ) if _readable(principal, r)]
-    rels = [r for r in con.execute(
-        "SELECT * FROM relation WHERE context = ? AND (subject = ? OR object = ?) ORDER BY created_at, seq",
-        (context, eid, eid),
-    ) if _readable(principal, r)]
+    sql, args = (_CURRENT, (context, eid)) if as_of is None else (_AS_OF, (as_of, context, eid))
+    attrs = [r for r in con.execute(sql, args) if _readable(principal, r) and not expired(r, now)]
+    rels = [r for r in con.execute(_RELATIONS, (context, eid, context, eid)) if _readable(principal, r)]
     if as_of is None:
-        attrs = [r for r in attrs if r["valid_until"] is None and not expired(r, now)]
         rels = [r for r in rels if r["valid_until"] is None and not expired(r, now)]
     else:
-        attrs = _as_of(attrs, as_of, now)
         rels = [r for r in rels if r["created_at"] <= as_of
                 and (r["valid_until"] is None or r["valid_until"] > as_of) and not expired(r, now)]
     return wire.EntityResponse(

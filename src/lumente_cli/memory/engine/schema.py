@@ -67,4 +67,13 @@ MIGRATIONS: list[list[str]] = [
         # purge scanned the whole table, making each write slower than the last.
         "CREATE INDEX idempotency_age ON idempotency (context, created_at)",
     ],
+    [
+        # An asOf read seeks each chain's row at an instant instead of loading
+        # every row of the entity: (context, entity_id, key, scope) is the
+        # chain, created_at the instant, and the rowid (seq) every index ends
+        # with breaks a tie in write order. History reads use its first three
+        # columns, so the index that was only those three is dropped.
+        "CREATE INDEX attribute_chain ON attribute (context, entity_id, key, scope, created_at)",
+        "DROP INDEX attribute_entity",
+    ],
 ]
