@@ -39,7 +39,6 @@ from lumente_cli.memory.wire import FactsRequest  # noqa: E402
 from lumente_cli.memory.writer import ENTITY_TYPE, MEMORY_CATEGORY, entity_name  # noqa: E402
 from lumente_cli.parts import PARTS  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SECTION = "recall"
 CONTEXT = "lumente"
 CONCEPT_ID, CONCEPT_NAME = "jwt", "JWT"

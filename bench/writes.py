@@ -38,7 +38,6 @@ from lumente_cli.parts import PARTS  # noqa: E402
 from lumente_cli.session.engine import PartProgress, SessionState  # noqa: E402
 from lumente_cli.store import LocalStore  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 SECTION = "writes"
 SEED_POST = "/work/shared/seeds/lumente-agent-memory-post.txt"
 LIVE_WRITE_MS = 900.0  # "One at a time, they all went through at about 900 ms each"
