@@ -3,12 +3,20 @@ service: XDG dirs and LUMENTE_HOME point at tmp_path, Claude at a closed port.""
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # `from helpers import ...` from any test folder
+
+# A shell starts a background job (`pytest &`, a CI step without job control)
+# with SIGINT ignored, and an ignored signal stays ignored in every child: the
+# Ctrl-C tests' processes would never see their SIGINT. Take it back, so the
+# children start as they would from a terminal.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)

@@ -15,7 +15,7 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 def load(name: str):
     """Import bench/<name>.py; the path it adds for its siblings is taken out
-    again, so bench/sessions.py can never stand in for tests/sessions.py."""
+    again, so no bench module can stand in for a test helper of the same name."""
     spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
