@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other bench modules, beside this one
 from figures import Figure  # noqa: E402
 from processes import LUMENTE, PY, clean_env, run  # noqa: E402
+from session import fresh_copy, played_home  # noqa: E402
 from startup import HERE, SOLID  # noqa: E402
 
 MANY_FACTS = 10_000
@@ -32,17 +33,18 @@ def measure(quick: bool = False) -> list[Figure]:
         from seed import seed_home
 
         seed_home(Path(memory_home), facts)
-        session_env, memory_env = clean_env(Path(session_home)), clean_env(Path(memory_home))
+        template, home = played_home(Path(session_home)), Path(session_home) / "home"
+        memory_env = clean_env(Path(memory_home))
         commands = [
-            ("python -c pass", [PY, "-c", "pass"], session_env, None),
-            ("minimal typer app (floor)", [PY, str(HERE / "floor_app.py")], session_env, None),
-            ("lumente practice jwt --json, scripted", [*LUMENTE, "practice", "jwt", "--json"], session_env,
+            ("python -c pass", [PY, "-c", "pass"], memory_env, None),
+            ("minimal typer app (floor)", [PY, str(HERE / "floor_app.py")], memory_env, None),
+            ("lumente practice jwt --json, scripted", [*LUMENTE, "practice", "jwt", "--json"], None,
              SOLID.encode()),
             (f"lumente memory show ({facts:,} facts)", [*LUMENTE, "memory", "show"], memory_env, None),
         ]
         for round_ in range(1 + runs):
             for label, argv, env, stdin in commands:
-                ran = run(argv, env, stdin=stdin)
+                ran = run(argv, env or fresh_copy(template, home), stdin=stdin)
                 if round_:
                     rss.setdefault(label, []).append(ran.peak_rss_mib)
                     if "memory show" in label:

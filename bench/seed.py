@@ -15,11 +15,15 @@ from __future__ import annotations
 
 import os
 import random
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from lumente_cli.memory import facts as F
 from lumente_cli.memory import writer
 from lumente_cli.parts import PARTS
+
+
+FIRST_SESSION = datetime(2024, 1, 1, 18, tzinfo=timezone.utc)
 
 
 def seed_home(home: Path, facts: int, *, seed: int = 8) -> int:
@@ -60,8 +64,10 @@ def seed_home(home: Path, facts: int, *, seed: int = 8) -> int:
                                              "hint_giver", (("help", taps),)))
             rows = rows[: facts - written]
             entity = writer.entity_name(ws.pseudonym, concept.id)
+            # One session a day, as a student would: each session's facts share their known time.
+            observed = (FIRST_SESSION + timedelta(days=session)).strftime("%Y-%m-%dT%H:%M:%SZ")
             bodies = [writer.request_body(r, scope=ws.scope, entity=entity, session_id=sid, turn=9,
-                                          observed_at="2026-11-30T12:00:00Z") for r in rows]
+                                          observed_at=observed) for r in rows]
             merged = dict(bodies[0], triples=[t for b in bodies for t in b["triples"]])
             client.write_facts(FactsRequest.model_validate(merged), idempotency_key=f"seed:{sid}")
             written += len(rows)
