@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import os
 
+import pytest
+
 from lumente_cli import paths
 from lumente_cli.concepts.cache import ConceptCache, digest
 from lumente_cli.concepts.library import load_default
+from lumente_cli.errors import ConceptError
 
 from helpers import lumente
 
@@ -50,18 +53,41 @@ def test_an_edited_file_is_parsed_again_not_served_stale() -> None:
     assert load_default().resolve("jwt").name == "JWT (edited)"
 
 
-def test_a_tampered_cache_entry_is_validated_again_and_reported() -> None:
+def _tamper(text: str, change) -> None:
+    cache_file = paths.current().concept_cache
+    doc = json.loads(cache_file.read_bytes())
+    change(doc["entries"][digest(text.encode("utf-8"))])
+    cache_file.write_text(json.dumps(doc))
+
+
+def test_a_tampered_cache_entry_is_caught_when_the_concept_is_used() -> None:
     mine = _shipped_jwt().replace('name = "JWT"', 'name = "JWT (mine)"', 1)
     _user_file(mine)
     load_default()
-    cache_file = paths.current().concept_cache
-    doc = json.loads(cache_file.read_bytes())
-    entry = doc["entries"][digest(mine.encode("utf-8"))]
-    entry.pop("summary")
-    entry["surprise"] = 1
-    cache_file.write_text(json.dumps(doc))
+    _tamper(mine, lambda entry: entry["supraordinate"].pop("reference"))
     lib = load_default()
-    assert any("unknown field" in p for p in lib.problems)  # the user's file, checked from the tampered data
+    assert lib.concepts["jwt"].name == "JWT (mine)"  # listing reads the cached data
+    with pytest.raises(ConceptError, match=r"concept file .*jwt.toml: field supraordinate.reference: Field required"):
+        lib.resolve("jwt")
+    r = lumente("practice", "jwt", input="4\n")
+    assert r.exit_code == 2 and "field supraordinate.reference" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_cache_entry_listing_cannot_read_is_parsed_again_from_the_file() -> None:
+    mine = _shipped_jwt().replace('name = "JWT"', 'name = "JWT (mine)"', 1)
+    _user_file(mine)
+    load_default()
+    _tamper(mine, lambda entry: entry.update(name=["not", "a", "name"]))
+    lib = load_default()
+    assert lib.concepts["jwt"].name == "JWT (mine)" and not lib.problems
+
+
+def test_listing_and_naming_never_build_a_concept_model() -> None:
+    load_default()
+    lib = load_default()  # from the cache
+    assert lib.name_of("jwt") == "JWT" and lib.find_source("json web token").id == "jwt"
+    assert all(source._concept is None for source in lib.concepts.values())
+    assert lib.resolve("jwt").name == "JWT"
 
 
 def test_a_corrupt_or_unwritable_cache_never_fails_a_command() -> None:

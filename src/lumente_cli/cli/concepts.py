@@ -31,8 +31,8 @@ def list_concepts(
     if json_out:
         print_json({
             "concepts": [
-                {"id": s.concept.id, "name": s.concept.name, "full_name": s.concept.full_name,
-                 "summary": s.concept.summary, "origin": s.origin, "path": s.path}
+                {"id": s.id, "name": s.name, "full_name": s.full_name,
+                 "summary": s.summary, "origin": s.origin, "path": s.path}
                 for s in (lib.concepts[i] for i in lib.ids())
             ],
             "problems": lib.problems,

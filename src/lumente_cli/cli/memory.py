@@ -66,10 +66,10 @@ def _concepts(ws: Any, client: Any, concept: str | None, deadline: float | None 
 
     lib = ws.library()
     if concept:
-        found = lib.resolve(concept)
+        found = lib.resolve_source(concept)
         return [found.id], {found.id: found.name}
     ids = learner_concepts(client, ws.pseudonym, deadline=deadline)
-    return ids, {cid: (lib.find(cid).name if lib.find(cid) else cid) for cid in ids}
+    return ids, {cid: lib.name_of(cid) for cid in ids}
 
 
 @app.command("show")

@@ -24,7 +24,7 @@ def progress(
     ws = Workspace()
     try:
         lib = ws.library()
-        chosen = lib.resolve(concept) if concept else None
+        chosen = lib.resolve_source(concept) if concept else None
         concept_id = chosen.id if chosen else None
         learner = ws.store.find_learner(ws.pseudonym)
         items = compute(ws.store, learner, concept_id) if learner is not None else []
@@ -39,5 +39,5 @@ def progress(
         console.print(f"No finished sessions {what}yet. Start one with `lumente practice {concept_id or 'jwt'}`.")
         return
     ascii_only = not console.encoding.lower().startswith("utf")
-    names = [(cp, getattr(lib.find(cp.concept), "name", cp.concept)) for cp in items]
+    names = [(cp, lib.name_of(cp.concept)) for cp in items]
     console.print(all_progress(names, ascii_only=ascii_only))

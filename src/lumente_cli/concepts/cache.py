@@ -17,7 +17,7 @@ from typing import Any
 
 from lumente_cli import __version__
 
-FORMAT = 1
+FORMAT = 2  # 2: the validated model dump, not the raw TOML
 
 
 def digest(raw: bytes) -> str:

@@ -1,28 +1,71 @@
 """Finding and loading concept files: the shipped library, the user's own files
-in the config dir, and concepts the Claude mapper built earlier."""
+in the config dir, and concepts the Claude mapper built earlier.
+
+A file is validated the first time its bytes are seen; the validated data is
+kept in the concept cache (cache.py). Listing, finding and naming concepts
+then read that data directly, and the pydantic model of a concept is built
+only when one is used (`ConceptSource.concept`): `lumente concepts`, `memory
+show` and completion never load the schema.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from lumente_cli.concepts.cache import ConceptCache
-from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import ConceptError
 from lumente_cli.parts import PARTS
 from lumente_cli.text import slug
 
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from lumente_cli.concepts.schema import Concept
+
 MAX_FILE_BYTES = 512 * 1024
 
 
-@dataclass(frozen=True)
+@dataclass
 class ConceptSource:
-    concept: Concept
+    """One concept file: its validated data, and its model once asked for."""
+
+    data: dict[str, Any]
     path: str
     origin: str  # "library", "user" or "mapped"
+    _concept: Concept | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    @property
+    def name(self) -> str:
+        return self.data["name"]
+
+    @property
+    def full_name(self) -> str | None:
+        return self.data.get("full_name")
+
+    @property
+    def summary(self) -> str:
+        return self.data["summary"]
+
+    @property
+    def aliases(self) -> list[str]:
+        return self.data.get("aliases") or []
+
+    @property
+    def concept(self) -> Concept:
+        if self._concept is None:
+            self._concept = _validate(self.data, self.path, self.id)
+        return self._concept
+
+    def called(self, want: str) -> bool:
+        """Whether `want` (a slug) is this concept's id, name, full name or an alias."""
+        return want in {self.id, slug(self.name), slug(self.full_name or "")} | {slug(a) for a in self.aliases}
 
 
 @dataclass
@@ -35,27 +78,36 @@ class Library:
 
     def resolve(self, name: str) -> Concept:
         """Find a concept by id, name or alias; suggest near names when unknown."""
-        found = self.find(name)
-        if found:
+        return self.resolve_source(name).concept
+
+    def resolve_source(self, name: str) -> ConceptSource:
+        """As `resolve`, for callers that need only the id and names, not the model."""
+        found = self.find_source(name)
+        if found is not None:
             return found
         raise ConceptError(f"unknown concept {name!r}.", hint=self.suggestion(name))
 
     def find(self, name: str) -> Concept | None:
+        source = self.find_source(name)
+        return source.concept if source is not None else None
+
+    def find_source(self, name: str) -> ConceptSource | None:
         want = slug(name)
         if want in self.concepts:
-            return self.concepts[want].concept
-        for source in self.concepts.values():
-            c = source.concept
-            if want in {slug(c.name), slug(c.full_name or "")} | {slug(a) for a in c.aliases}:
-                return c
-        return None
+            return self.concepts[want]
+        return next((source for source in self.concepts.values() if source.called(want)), None)
+
+    def name_of(self, concept_id: str) -> str:
+        """The display name of a concept id; the id itself for one not (or no longer) here."""
+        source = self.concepts.get(concept_id)
+        return source.name if source is not None else concept_id
 
     def close_matches(self, name: str) -> list[str]:
         """Concept ids whose id or alias is close to `name` (a likely typo)."""
         names: dict[str, str] = {}
         for cid, source in self.concepts.items():
             names[cid] = cid
-            for alias in source.concept.aliases:
+            for alias in source.aliases:
                 names.setdefault(slug(alias), cid)
         import difflib  # only on a miss: it costs more to import than a lookup
 
@@ -71,24 +123,41 @@ class Library:
 
 def load_file(path: Path, *, display: str | None = None, cache: ConceptCache | None = None) -> Concept:
     """Parse and validate one file; a problem names the file and the field."""
-    where = display or str(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConceptError(f"concept file {where}: cannot be read ({exc.strerror or exc}).") from None
-    return parse_concept(raw, where, expected_id=path.stem, cache=cache)
+    return _read_source(path, display or str(path), "user", cache).concept
 
 
 def parse_concept(raw: bytes, where: str, *, expected_id: str | None = None,
                   cache: ConceptCache | None = None) -> Concept:
+    return _source(raw, where, "user", expected_id, cache).concept
+
+
+def _read_source(path: Path, where: str, origin: str, cache: ConceptCache | None) -> ConceptSource:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConceptError(f"concept file {where}: cannot be read ({exc.strerror or exc}).") from None
+    return _source(raw, where, origin, path.stem, cache)
+
+
+def _source(raw: bytes, where: str, origin: str, expected_id: str | None,
+            cache: ConceptCache | None) -> ConceptSource:
+    """A file's source: from the cache when these bytes were validated before, else parsed and validated."""
     data = cache.get(raw) if cache is not None else None
-    if data is None:
-        data = _parse_toml(raw, where)
-        concept = _validate(data, where, expected_id)
-        if cache is not None:
-            cache.put(raw, data)
-        return concept
-    return _validate(data, where, expected_id)
+    if data is not None and _listable(data) and data["id"] == (expected_id or data["id"]):
+        return ConceptSource(data, where, origin)
+    concept = _validate(_parse_toml(raw, where), where, expected_id)
+    checked = concept.model_dump(mode="json")
+    if cache is not None:
+        cache.put(raw, checked)
+    return ConceptSource(checked, where, origin, concept)
+
+
+def _listable(data: dict[str, Any]) -> bool:
+    """Cached data has what listing and finding read without the model (else: parse the file again)."""
+    texts = all(isinstance(data.get(k), str) for k in ("id", "name", "summary"))
+    aliases = data.get("aliases") or []
+    return texts and isinstance(data.get("full_name") or "", str) and isinstance(aliases, list) \
+        and all(isinstance(a, str) for a in aliases)
 
 
 def _parse_toml(raw: bytes, where: str) -> dict:
@@ -113,6 +182,10 @@ def _parse_toml(raw: bytes, where: str) -> dict:
 
 
 def _validate(data: dict, where: str, expected_id: str | None) -> Concept:
+    from pydantic import ValidationError
+
+    from lumente_cli.concepts.schema import Concept
+
     try:
         concept = Concept.model_validate(data)
     except ValidationError as exc:
@@ -180,18 +253,18 @@ def load_library(*dirs: tuple[Path, str], cache: ConceptCache | None = None) -> 
     """
     lib = Library()
     for name, raw in _library_files():
-        concept = parse_concept(raw, f"library/{name}", expected_id=name.removesuffix(".toml"), cache=cache)
-        lib.concepts[concept.id] = ConceptSource(concept, f"library/{name}", "library")
+        source = _source(raw, f"library/{name}", "library", name.removesuffix(".toml"), cache)
+        lib.concepts[source.id] = source
     for directory, origin in dirs:
         if not directory.is_dir():
             continue
         for path in sorted(directory.glob("*.toml")):
             try:
-                concept = load_file(path, cache=cache)
+                source = _read_source(path, str(path), origin, cache)
             except ConceptError as exc:
                 lib.problems.append(exc.message)
                 continue
-            lib.concepts[concept.id] = ConceptSource(concept, str(path), origin)
+            lib.concepts[source.id] = source
     if cache is not None:
         cache.save()
     return lib

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from lumente_cli.concepts.library import Library
-from lumente_cli.concepts.schema import Concept
 from lumente_cli.parts import ASKS, LABELS
 from lumente_cli.text import reflow
 from lumente_cli.views.console import safe
+
+if TYPE_CHECKING:
+    from lumente_cli.concepts.library import Library
+    from lumente_cli.concepts.schema import Concept
 
 
 def concept_list(lib: Library) -> RenderableType:
@@ -19,7 +23,7 @@ def concept_list(lib: Library) -> RenderableType:
     table.add_column("what it is")
     for cid in lib.ids():
         source = lib.concepts[cid]
-        summary = safe(source.concept.summary)
+        summary = safe(source.summary)
         if source.origin != "library":
             summary.append(f"  ({source.origin})", style="dim")
         table.add_row(cid, summary)
