@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -104,6 +103,8 @@ def handle_errors(func: F) -> F:
             raise typer.Exit(int(ExitCode.OK)) from None
         except Exception as exc:
             if os.environ.get("LUMENTE_DEBUG"):
+                import traceback
+
                 traceback.print_exc()
             report_error(
                 f"internal error ({type(exc).__name__}). This is a bug in Lumente; nothing you had was lost.",

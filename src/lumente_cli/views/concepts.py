@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
-from rich.table import Table
 from rich.text import Text
 
 from lumente_cli.parts import ASKS, LABELS
 from lumente_cli.text import reflow
-from lumente_cli.views.console import safe
+from lumente_cli.views.console import Columns, safe
 
 if TYPE_CHECKING:
     from lumente_cli.concepts.library import Library
@@ -18,16 +17,14 @@ if TYPE_CHECKING:
 
 
 def concept_list(lib: Library) -> RenderableType:
-    table = Table(box=None, show_header=True, header_style="bold", padding=(0, 2, 0, 0))
-    table.add_column("concept", style="cyan", no_wrap=True)
-    table.add_column("what it is")
+    rows = []
     for cid in lib.ids():
         source = lib.concepts[cid]
         summary = safe(source.summary)
         if source.origin != "library":
             summary.append(f"  ({source.origin})", style="dim")
-        table.add_row(cid, summary)
-    return table
+        rows.append((Text(cid, style="cyan"), summary))
+    return Columns((Text("concept", style="bold"), Text("what it is", style="bold")), rows)
 
 
 def concept_map(concept: Concept) -> RenderableType:

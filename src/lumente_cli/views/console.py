@@ -63,5 +63,37 @@ class Indented:
                 line.rstrip()
                 if pad:
                     yield pad
-                yield from line.render(console)
+                yield from _styled(line, console)
                 yield newline
+
+
+class Columns:
+    """Rows of a short left cell and a long right one wrapped beside it, under
+    a header: a borderless table without Table's layout pass (the concept list
+    is printed on every `lumente concepts`)."""
+
+    def __init__(self, header: tuple[Text, Text], rows: list[tuple[Text, Text]], gap: int = 2) -> None:
+        self.header, self.rows, self.gap = header, rows, gap
+
+    def __rich_console__(self, console: Console, options):  # noqa: ANN201 - rich's protocol
+        from rich.segment import Segment
+
+        left = max(t.cell_len for t, _ in [self.header, *self.rows]) + self.gap
+        width = max(1, options.max_width - left)
+        newline = Segment.line()
+        for name, text in [self.header, *self.rows]:
+            for i, line in enumerate(text.wrap(console, width)):
+                line.rstrip()
+                cell = name if i == 0 else Text()
+                yield from _styled(cell, console)
+                yield Segment(" " * (left - cell.cell_len))
+                yield from _styled(line, console)
+                yield newline
+
+
+def _styled(line: Text, console: Console):  # noqa: ANN202 - Iterable[Segment]
+    """A line's segments with its base style on them (`Text.render` applies it only to spans)."""
+    from rich.segment import Segment
+
+    segments = line.render(console)
+    return Segment.apply_style(segments, console.get_style(line.style)) if line.style else segments
