@@ -59,8 +59,7 @@ class Indented:
         newline = Segment.line()
         for indent, text in self.blocks:
             pad = Segment(" " * indent) if indent else None
-            for line in text.wrap(console, max(1, options.max_width - indent)):
-                line.rstrip()
+            for line in _lines(text, console, max(1, options.max_width - indent)):
                 if pad:
                     yield pad
                 yield from _styled(line, console)
@@ -82,13 +81,23 @@ class Columns:
         width = max(1, options.max_width - left)
         newline = Segment.line()
         for name, text in [self.header, *self.rows]:
-            for i, line in enumerate(text.wrap(console, width)):
-                line.rstrip()
+            for i, line in enumerate(_lines(text, console, width)):
                 cell = name if i == 0 else Text()
                 yield from _styled(cell, console)
                 yield Segment(" " * (left - cell.cell_len))
                 yield from _styled(line, console)
                 yield newline
+
+
+def _lines(text: Text, console: Console, width: int) -> list[Text]:
+    """`text` wrapped to `width`, without trailing spaces; a line that already fits is not wrapped
+    (most of them, and wrapping is most of the cost of printing)."""
+    if text.cell_len <= width and "\n" not in text.plain and not text.plain.endswith(" "):
+        return [text]
+    lines = list(text.wrap(console, width))
+    for line in lines:
+        line.rstrip()
+    return lines
 
 
 def _styled(line: Text, console: Console):  # noqa: ANN202 - Iterable[Segment]

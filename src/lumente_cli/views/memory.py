@@ -22,14 +22,19 @@ def _group_label(fact: ShownFact) -> str:
     return LABELS[fact.part] if fact.part else "Calibration"
 
 
-def _provenance(fact: ShownFact) -> Text:
-    line = Text(fact.id, style="dim cyan")
-    line.append(f"  written {_when(fact.written_at)}\n", style="dim")
+def _provenance_lines(fact: ShownFact) -> tuple[Text, Text]:
+    first = Text(fact.id, style="dim cyan")
+    first.append(f"  written {_when(fact.written_at)}", style="dim")
+    second = Text(style="dim")
     if fact.source_kind:
         trust = f", trust {fact.trust:.2f}" if fact.trust is not None else ""
-        line.append(f"source {fact.source_kind}{trust} · ", style="dim")
-    line.append(f"sent to {fact.reads} agent call{'s' if fact.reads != 1 else ''}", style="dim")
-    return line
+        second.append(f"source {fact.source_kind}{trust} · ")
+    second.append(f"sent to {fact.reads} agent call{'s' if fact.reads != 1 else ''}")
+    return first, second
+
+
+def _provenance(fact: ShownFact) -> Text:
+    return Text("\n").join(_provenance_lines(fact))
 
 
 def remembered(facts: list[ShownFact], names: dict[str, str], *, as_of: str | None) -> RenderableType:
@@ -44,11 +49,13 @@ def remembered(facts: list[ShownFact], names: dict[str, str], *, as_of: str | No
         if _group_label(fact) != group:
             group = _group_label(fact)
             blocks.append((2, Text(group, style="cyan")))
+        indent = 4 if fact.current else 6
         if fact.current:
-            blocks.append((4, Text.assemble(safe(fact.sentence), "\n", _provenance(fact))))
+            blocks.append((indent, safe(fact.sentence)))
         else:
             replaced = Text(f"before (replaced {_when(fact.valid_until)}): ", style="dim italic")
-            blocks.append((6, Text.assemble(replaced, safe(fact.sentence, "dim"), "\n", _provenance(fact))))
+            blocks.append((indent, Text.assemble(replaced, safe(fact.sentence, "dim"))))
+        blocks += [(indent, line) for line in _provenance_lines(fact)]
     return Indented(blocks)
 
 
