@@ -35,6 +35,9 @@ COMMANDS: list[tuple[str, list[str], bool]] = [
     ("lumente --help", [*LUMENTE, "--help"], True),
     ("lumente concepts", [*LUMENTE, "concepts"], True),
     (f"lumente memory show ({MEMORY_FACTS:,} facts)", [*LUMENTE, "memory", "show"], True),
+    # What every Tab costs (the bash shim runs this), for scale; the issue holds the four above.
+    ("Tab: complete a concept name", ["/usr/bin/env", "COMP_WORDS=lumente practice j", "COMP_CWORD=2",
+                                      "_LUMENTE_COMPLETE=complete_bash", *LUMENTE], False),
     ("python -c pass", [PY, "-c", "pass"], False),
 ]
 # Shown for scale, not held to a target: what the Claude path adds.

@@ -23,7 +23,8 @@ def test_every_section_has_full_results_with_a_machine_and_several_runs():
         assert doc["quick"] is False, doc["section"]
         assert {"nproc", "cpu", "python", "sqlite"} <= set(doc["machine"])
         for fig in doc["figures"]:
-            assert len(fig["samples"]) >= 3, (doc["section"], fig["what"])
+            measured = "(reported)" not in fig["what"]  # the live service's published figures are quoted, not run
+            assert len(fig["samples"]) >= 3 or not measured, (doc["section"], fig["what"])
             assert fig["min"] <= fig["median"] <= fig["max"]
 
 def test_the_docs_quote_the_results_verbatim():
