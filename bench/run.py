@@ -1,7 +1,7 @@
 """Lumente's benchmark harness: every section, one table each, results to
 bench/results/<section>.json and the tables into docs/benchmarks.md.
 
-    python bench/run.py                    # everything (about 4 minutes on 2 cores)
+    python bench/run.py                    # everything (about 3 minutes on 2 cores)
     python bench/run.py --only startup,session
     python bench/run.py --quick            # a smoke test: tiny runs, nothing written
 
