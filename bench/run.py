@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 import time
 from pathlib import Path
@@ -46,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [s for s in chosen if s not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {', '.join(unknown)}; choose from {', '.join(SECTIONS)}")
+    if importlib.util.find_spec("lumente_cli") is None:
+        parser.exit(2, f"{parser.prog}: Lumente is not installed for {sys.executable}; "
+                       "run `pip install -e .` in this checkout first (see README.md).\n")
     missed: list[str] = []
     began = time.monotonic()
     for section in chosen:

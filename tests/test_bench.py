@@ -4,6 +4,7 @@ results it last wrote (timings are never asserted: they belong to bench/)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,11 @@ def test_an_unknown_section_is_a_usage_error():
     proc = subprocess.run([sys.executable, str(BENCH / "run.py"), "--only", "startup,nope"], capture_output=True,
                           text=True, timeout=60)
     assert proc.returncode == 2 and "unknown section nope" in proc.stderr
+
+
+def test_without_lumente_installed_the_harness_says_how_to_install_it():
+    # -S: no site-packages, so neither Lumente nor its editable install is importable.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([sys.executable, "-S", str(BENCH / "run.py"), "--quick"], capture_output=True, text=True,
+                          timeout=60, env=env)
+    assert proc.returncode == 2 and "pip install -e ." in proc.stderr and "Traceback" not in proc.stderr
