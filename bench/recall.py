@@ -46,6 +46,7 @@ BASE = datetime(2025, 1, 1, tzinfo=timezone.utc)
 SIZES, QUICK_SIZES = (10, 100, 1_000, 10_000), (10, 100)
 OTHERS, QUICK_OTHERS = (40, 25), (5, 5)  # other learners, rows per key each
 MAX_RATIO = 3.0
+NEIGHBOUR = "history of another learner's 10-row key, mine at"
 SAMPLE_MS = 5.0  # a sample times enough calls to last about this long, so timer noise stays small
 
 
@@ -144,10 +145,15 @@ def measure(quick: bool = False) -> list[Figure]:
             for i in range(others):
                 Learner(client, f"p_{i:024x}").grow(other_rows)
             me = Learner(client, "p_" + "ab" * 12)
+            short = Learner(client, "p_" + "cd" * 12)  # keeps 10 rows per key while `me` grows
+            short.grow(sizes[0])
             for n in sizes:
                 me.grow(n)
-                rows = (others * other_rows + n) * len(F.ALL_KEYS)
-                for read, fn in reads(client, me).items():
+                rows = (others * other_rows + sizes[0] + n) * len(F.ALL_KEYS)
+                timed = reads(client, me)
+                # Indexes, not scans: a short chain reads as fast beside 10,000-row chains as beside 10-row ones.
+                timed[NEIGHBOUR] = lambda: client.history(ENTITY_TYPE, short.entity, F.GAP_KEY)
+                for read, fn in timed.items():
                     by_read.setdefault(read, []).append(Figure(
                         SECTION, f"{read}, {n:,} rows/key", "ms", sample(fn, runs),
                         extra={"rows_per_key": n, "attribute_rows_in_store": rows}))

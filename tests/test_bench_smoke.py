@@ -39,5 +39,5 @@ def test_quick_benchmark_returns_figures_with_medians_and_targets(name):
 def test_recall_benchmark_holds_the_largest_size_of_each_read_to_the_smallest():
     figures = load("recall").measure(quick=True)
     held = [f for f in figures if f.target is not None]
-    assert len(held) == 5 and all(f.extra["rows_per_key"] == 100 for f in held)
+    assert len(held) == 6 and all(f.extra["rows_per_key"] == 100 for f in held)
     assert all(f.baseline is not None and f.baseline.endswith("10 rows/key") for f in held)
