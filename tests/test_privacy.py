@@ -106,9 +106,10 @@ ALL_SENTENCES = "\n".join(sorted(SENTENCES))
 
 def must_not_appear(text: str, reference: str) -> bool:
     """Whether a typed text is distinctive enough to search for. Short texts may
-    occur by chance; a text that also occurs in the traffic of the same sessions
-    run with neutral answers (a JSON key like 'triples', a header name, one of
-    our sentences) is protocol, not something the student's typing put there."""
+    occur by chance; a text that also occurs in the traffic or the memory file of
+    the same sessions run with neutral answers (a JSON key like 'triples', a
+    header name, a column name, one of our sentences) is protocol, not
+    something the student's typing put there."""
     stripped = text.strip()
     return len(stripped) >= 8 and stripped not in reference and stripped not in ALL_SENTENCES
 
@@ -168,7 +169,9 @@ def test_no_student_text_reaches_memory(tmp_path_factory, data, second):
             neutral_rig.set_levels(levels)
             assert neutral_rig.run(neutral) == 0
             typed += words
-        reference = sent_text(neutral_rig)
+        # Protocol and storage vocabulary: what the same sessions with neutral answers sent, and the
+        # words their memory file holds anyway (its schema has a column named `response`, say).
+        reference = sent_text(neutral_rig) + memory_file_bytes(neutral_rig).decode("utf-8", "replace")
         assert rig.recorder.requests, "the sessions talked to memory"
         for request in rig.recorder.requests:
             assert_allowed(request)
