@@ -9,6 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
+from dataclasses import fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -47,8 +48,8 @@ def write_results(doc: dict[str, Any]) -> Path:
 
 
 def figures_of(doc: dict[str, Any]) -> list[Figure]:
-    keep = {"section", "what", "unit", "samples", "note", "ratio", "baseline", "target", "met",
-            "higher_is_better", "extra"}
+    """The figures back from a results file (which also holds derived keys: median, min, max)."""
+    keep = {f.name for f in fields(Figure)}
     return [Figure(**{k: v for k, v in f.items() if k in keep}) for f in doc["figures"]]
 
 

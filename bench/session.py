@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other bench modules, beside this one
 from figures import Figure  # noqa: E402
 from processes import LUMENTE, clean_env, run  # noqa: E402
-from startup import SOLID  # noqa: E402
+from startup import SOLID, play_session  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -93,9 +93,7 @@ def time_evaluator(rounds: int) -> tuple[list[float], list[float], int]:
 
 def played_home(root: Path) -> Path:
     """A home where one JWT session was played, to copy before each timed session."""
-    template = root / "template"
-    run([*LUMENTE, "practice", "jwt"], clean_env(template), stdin=SOLID.encode())
-    return template
+    return play_session(root / "template")
 
 
 def fresh_copy(template: Path, home: Path) -> dict[str, str]:

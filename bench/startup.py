@@ -55,12 +55,17 @@ SOLID = "\n".join([
 ]) + "\n"
 
 
+def play_session(home: Path) -> Path:
+    """Play one whole JWT session with the CLI in `home` (untimed); returns `home`."""
+    run([*LUMENTE, "practice", "jwt"], clean_env(home), stdin=SOLID.encode())
+    return home
+
+
 def prepare_home(home: Path, facts: int) -> None:
     """One finished session, then memory topped up to `facts` facts."""
     from seed import seed_home
 
-    env = clean_env(home)
-    run([*LUMENTE, "practice", "jwt"], env, stdin=SOLID.encode())
+    play_session(home)
     seed_home(home, facts)
 
 

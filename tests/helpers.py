@@ -89,3 +89,24 @@ def data_dir() -> Path:
     from lumente_cli import paths
 
     return paths.current().data_dir
+
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def load_bench(name: str):  # noqa: ANN201 - a module
+    """Import bench/<name>.py. The folder is on sys.path only while it loads (its
+    modules import their siblings), so no bench module can stand in for a test
+    helper of the same name afterwards."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    saved = list(sys.path)
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path[:] = saved
+    return module

@@ -7,17 +7,17 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-BENCH = ROOT / "bench"
-sys.path.insert(0, str(BENCH))
+from helpers import BENCH, load_bench
 
-import report  # noqa: E402
-import run as harness  # noqa: E402
+ROOT = BENCH.parent
+report = load_bench("report")
+harness = load_bench("run")
+
 
 def _results() -> list[dict]:
     return [json.loads((BENCH / "results" / f"{s}.json").read_text("utf-8")) for s in harness.SECTIONS]
+
 
 def test_every_section_has_full_results_with_a_machine_and_several_runs():
     for doc in _results():
@@ -28,10 +28,12 @@ def test_every_section_has_full_results_with_a_machine_and_several_runs():
             assert len(fig["samples"]) >= 3 or not measured, (doc["section"], fig["what"])
             assert fig["min"] <= fig["median"] <= fig["max"]
 
+
 def test_the_docs_quote_the_results_verbatim():
     text = (ROOT / "docs" / "benchmarks.md").read_text("utf-8")
     for doc in _results():
         assert report.docs_block(doc) in text, f"docs/benchmarks.md is stale for {doc['section']}: python bench/run.py"
+
 
 def test_every_cold_start_command_is_held_to_the_floor_and_checked_for_anthropic():
     startup = next(d for d in _results() if d["section"] == "startup")
@@ -39,6 +41,7 @@ def test_every_cold_start_command_is_held_to_the_floor_and_checked_for_anthropic
     assert {f["what"].split(" (")[0] for f in held} >= {"lumente --version", "lumente --help", "lumente concepts",
                                                         "lumente memory show"}
     assert all(f["baseline"] == "minimal typer app (floor)" for f in held)
+
 
 def test_the_harness_runs_every_section_quickly(tmp_path):
     before = {p.name: p.read_bytes() for p in (BENCH / "results").iterdir()}
@@ -52,6 +55,7 @@ def test_the_harness_runs_every_section_quickly(tmp_path):
     # A quick run is a smoke test: it never overwrites the real figures.
     assert {p.name: p.read_bytes() for p in (BENCH / "results").iterdir()} == before
     assert (ROOT / "docs" / "benchmarks.md").read_bytes() == docs
+
 
 def test_an_unknown_section_is_a_usage_error():
     proc = subprocess.run([sys.executable, str(BENCH / "run.py"), "--only", "startup,nope"], capture_output=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from itertools import takewhile
 from pathlib import Path
 from typing import Literal
 
@@ -106,17 +107,10 @@ def ensure_private_dir(path: Path) -> None:
     """Create a directory readable only by its owner (0700), and so every
     missing folder above it: mkdir(parents=True) would make those 0755 (a cache
     file written first must not leave the data folder readable by others)."""
-    missing = []
-    for folder in (path, *path.parents):
-        if folder.exists():
-            break
-        missing.append(folder)
+    missing = list(takewhile(lambda folder: not folder.exists(), (path, *path.parents)))
     for folder in reversed(missing):
-        try:
-            folder.mkdir(mode=0o700)
-        except FileExistsError:
-            pass
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        folder.mkdir(mode=0o700, exist_ok=True)
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)  # raises when `path` is a file
 
 
 def write_private_file(path: Path, data: bytes) -> None:

@@ -85,6 +85,5 @@ def root(
     ctx.obj = Globals(verbose=verbose, quiet=quiet, no_color=no_color)
 
 
-
 def run() -> None:
     app(prog_name="lumente")

@@ -143,7 +143,7 @@ def _source(raw: bytes, where: str, origin: str, expected_id: str | None,
             cache: ConceptCache | None) -> ConceptSource:
     """A file's source: from the cache when these bytes were validated before, else parsed and validated."""
     data = cache.get(raw) if cache is not None else None
-    if data is not None and _listable(data) and data["id"] == (expected_id or data["id"]):
+    if data is not None and _listable(data) and expected_id in (None, data["id"]):
         return ConceptSource(data, where, origin)
     concept = _validate(_parse_toml(raw, where), where, expected_id)
     checked = concept.model_dump(mode="json")
@@ -162,6 +162,7 @@ def _listable(data: dict[str, Any]) -> bool:
 
 def _parse_toml(raw: bytes, where: str) -> dict:
     import tomllib  # on a cache miss only
+
     if len(raw) > MAX_FILE_BYTES:
         raise ConceptError(f"concept file {where}: larger than {MAX_FILE_BYTES // 1024} KB.")
     try:

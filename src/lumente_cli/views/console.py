@@ -54,16 +54,8 @@ class Indented:
         self.blocks = blocks
 
     def __rich_console__(self, console: Console, options):  # noqa: ANN201 - rich's protocol
-        from rich.segment import Segment
-
-        newline = Segment.line()
         for indent, text in self.blocks:
-            pad = Segment(" " * indent) if indent else None
-            for line in _lines(text, console, max(1, options.max_width - indent)):
-                if pad:
-                    yield pad
-                yield from _styled(line, console)
-                yield newline
+            yield from _beside(Text(), indent, text, console, max(1, options.max_width - indent))
 
 
 class Columns:
@@ -75,18 +67,23 @@ class Columns:
         self.header, self.rows, self.gap = header, rows, gap
 
     def __rich_console__(self, console: Console, options):  # noqa: ANN201 - rich's protocol
-        from rich.segment import Segment
-
         left = max(t.cell_len for t, _ in [self.header, *self.rows]) + self.gap
         width = max(1, options.max_width - left)
-        newline = Segment.line()
         for name, text in [self.header, *self.rows]:
-            for i, line in enumerate(_lines(text, console, width)):
-                cell = name if i == 0 else Text()
-                yield from _styled(cell, console)
-                yield Segment(" " * (left - cell.cell_len))
-                yield from _styled(line, console)
-                yield newline
+            yield from _beside(name, left, text, console, width)
+
+
+def _beside(cell: Text, left: int, text: Text, console: Console, width: int):  # noqa: ANN202 - Iterable[Segment]
+    """`text` wrapped to `width`, each line after `left` columns: `cell` on the first, blanks below."""
+    from rich.segment import Segment
+
+    for i, line in enumerate(_lines(text, console, width)):
+        lead = cell if i == 0 else Text()
+        yield from _styled(lead, console)
+        if left > lead.cell_len:
+            yield Segment(" " * (left - lead.cell_len))
+        yield from _styled(line, console)
+        yield Segment.line()
 
 
 def _lines(text: Text, console: Console, width: int) -> list[Text]:
