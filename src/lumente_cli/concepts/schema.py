@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from lumente_cli.parts import PARTS, PartKey
@@ -33,6 +35,16 @@ class KeyPoint(_Strict):
         ),
     )
     nudge: str = Field(min_length=3, description="A question that points at the idea without stating it.")
+    required: bool = Field(
+        default=False, description="A solid answer must cover this point (Category's bigger class, for one)."
+    )
+    names: list[str] = Field(
+        default_factory=list,
+        description=(
+            "Phrasings that only name the neighbour or kind this point is about. Naming never "
+            "covers the point; the evaluator uses them to tell a student who only named it."
+        ),
+    )
 
     @field_validator("id")
     @classmethod
@@ -41,7 +53,7 @@ class KeyPoint(_Strict):
             raise ValueError("must use only lowercase letters, digits and _")
         return value
 
-    @field_validator("accept")
+    @field_validator("accept", "names")
     @classmethod
     def _phrasings(cls, value: list[str]) -> list[str]:
         for phrasing in value:
@@ -52,15 +64,26 @@ class KeyPoint(_Strict):
 
 
 class Confusion(_Strict):
-    """A common wrong idea; saying it caps the verdict at partial."""
+    """A misconception students really hold. Asserting a core one makes the answer
+    missing; a side one caps it at partial. Refuting one costs nothing."""
 
     match: list[str] = Field(min_length=1, description="Phrasings that state the confusion (same syntax as accept).")
     nudge: str = Field(min_length=3, description="A question that makes the student reconsider.")
+    core: bool = Field(default=True, description="About the part's core idea (missing) or a side point (partial).")
 
     @field_validator("match")
     @classmethod
     def _phrasings(cls, value: list[str]) -> list[str]:
         return KeyPoint._phrasings(value)
+
+
+class Check(_Strict):
+    """An answer written for this part with the verdict it must get: the concept's own
+    tests (every shipped file has misconceptions judged missing and paraphrases judged solid)."""
+
+    kind: Literal["paraphrase", "misconception", "partial", "other"]
+    answer: str = Field(min_length=3)
+    expect: Literal["solid", "partial", "missing"]
 
 
 class Part(_Strict):
@@ -75,6 +98,8 @@ class Part(_Strict):
         default=None, ge=1, description="Key points a solid answer must cover; default two thirds, rounded up."
     )
     confusions: list[Confusion] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list, description="Where each fact of this part was checked.")
+    checks: list[Check] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _check(self) -> Part:
@@ -83,7 +108,13 @@ class Part(_Strict):
             raise ValueError("key point ids must be unique within a part")
         if self.solid_needs is not None and self.solid_needs > len(self.key_points):
             raise ValueError("solid_needs is larger than the number of key points")
+        if sum(kp.required for kp in self.key_points) > self.needed_for_solid:
+            raise ValueError("more required key points than solid_needs")
         return self
+
+    @property
+    def required(self) -> list[KeyPoint]:
+        return [kp for kp in self.key_points if kp.required]
 
     @property
     def needed_for_solid(self) -> int:
@@ -112,6 +143,12 @@ class Concept(_Strict):
         if not _ID.match(value):
             raise ValueError("must use only lowercase letters, digits and _")
         return value
+
+    @model_validator(mode="after")
+    def _category_is_required(self) -> Concept:
+        if not self.supraordinate.required:
+            raise ValueError("supraordinate needs a key point with required = true: the bigger class itself")
+        return self
 
     def part(self, key: PartKey) -> Part:
         return getattr(self, key)

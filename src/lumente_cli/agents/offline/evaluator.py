@@ -36,6 +36,19 @@ class Judgement:
     stuffed: bool
     copied: bool
 
+    @property
+    def listed(self) -> bool:
+        return self.stuffed
+
+
+def verdict_for(part: Part, j: Judgement) -> Verdict:
+    n = len(j.covered)
+    if n == 0:
+        return "missing"
+    if n >= part.needed_for_solid and all(kp in j.covered for kp in part.required) and not (j.stuffed or j.copied or j.confusions):
+        return "solid"
+    return "partial"
+
 
 def analyse(part: Part, answer: str, *, shipped_text: str = "") -> Judgement:
     bags = [frozenset(lang.stems(s)) for s in lang.sentences(answer)]
@@ -75,14 +88,14 @@ def _states(confusion: Confusion, answer: str) -> bool:
     return False
 
 
-def evaluate(concept: Concept, key: PartKey, level: int, answer: str) -> Evaluation:
+def evaluate(concept: Concept, key: PartKey, level: int, answer: str, shown: tuple[str, ...] = ()) -> Evaluation:
     part = concept.part(key)
     text = answer.strip()
     if not text or lang.normalise(text).strip(" .!") in _DONT_KNOW:
         first = part.key_points[0]
         return Evaluation(verdict="missing", feedback=f"Nothing to judge yet. A place to start: {first.nudge}")
     # At level 1 the worked example is on screen, so copying it back is not explaining it.
-    shipped = part.reference + "\n" + part.worked_example
+    shipped = "\n".join([part.reference, part.worked_example, *shown])
     j = analyse(part, text, shipped_text=shipped)
     need = part.needed_for_solid
     n = len(j.covered)
