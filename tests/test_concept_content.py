@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from lumente_cli.agents.contracts import Shown
 from lumente_cli.agents.offline import evaluator
 from lumente_cli.agents.offline import language as lang
 from lumente_cli.concepts.library import load_library
@@ -77,7 +78,7 @@ def test_cues_point_instead_of_telling(cid: str, key: str) -> None:
 def test_the_question_pasted_back_earns_nothing(cid: str, key: str) -> None:
     part = part_of(cid, key)
     assert not solid_by_coverage(part, part.question), covered(part, part.question)
-    verdict = evaluator.evaluate(concept(cid), key, 3, part.question, shown=(part.question,)).verdict
+    verdict = evaluator.evaluate(concept(cid), key, 3, part.question, Shown(prompt=part.question)).verdict
     assert verdict == "missing"
 
 

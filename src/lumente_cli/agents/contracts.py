@@ -64,10 +64,26 @@ class Remark(_Out):
 # evaluator --------------------------------------------------------------------
 
 
+MAX_SHOWN_CHARS = 4000
+
+
+class Shown(BaseModel):
+    """What this session showed the student for the part before the answer: text
+    copied from here is not understanding, for any evaluator."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    prompt: str = Field(default="", max_length=MAX_SHOWN_CHARS)
+    cues: tuple[str, ...] = Field(default=(), max_length=12)
+    worked_example: str = Field(default="", max_length=MAX_SHOWN_CHARS)
+    hints: tuple[str, ...] = Field(default=(), max_length=12)
+
+
 class EvaluateInput(_In):
     part: PartKey
     level: int = Field(ge=1, le=5)
     answer: str = Field(max_length=MAX_ANSWER_CHARS)
+    shown: Shown = Field(default_factory=Shown)
 
 
 class Evaluation(_Out):

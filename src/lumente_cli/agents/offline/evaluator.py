@@ -1,128 +1,259 @@
 """The offline evaluator: judges an answer by the part's rubric key points.
 
-Robust to case, punctuation, word order and simple inflections (stems, prefix
-matches) and to listed synonyms ('a|b'). It refuses to be fooled by a bare list of
-keywords, by text copied from the reference, or by an answer that states a
-common confusion. Feedback points at what is missing with the key point's
-nudge (a question), never with the idea itself.
+A key idea counts only where the student asserts it, in words of their own:
+- under a negation ('hashing is not one-way') or inside a refutation ('people think
+  X, but...') the words assert nothing, for the key points and for the confusions;
+- a clause copied or lightly reworded from what was shown (the question, the cues,
+  the worked example, the hints, the reference) covers nothing, and an answer that
+  is all copy is missing;
+- a bare list of terms is missing, and naming a neighbour or a kind covers nothing;
+- a core misconception makes the answer missing, a side one caps it at partial;
+- a solid answer covers `solid_needs` points including every required one.
+
+Robust to case, punctuation, word order, inflections, everyday synonyms and single
+typos. Feedback says what was credited and asks about what was not with the key
+point's nudge (a question), never with the idea itself.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from lumente_cli.agents.contracts import Evaluation
+from lumente_cli.agents.contracts import Evaluation, Shown
 from lumente_cli.agents.offline import language as lang
 from lumente_cli.concepts.schema import Concept, Confusion, KeyPoint, Part
 from lumente_cli.parts import PartKey
 from lumente_cli.session import Verdict
 
-# Below this share of function words ("is", "the", "because"...), text is a keyword
-# list rather than an explanation. Ordinary prose sits around 0.4-0.5.
-STUFFING_RATIO = 0.2
+# Below this share of function words, with no verb, text is a run of keywords.
+STUFFING_RATIO = 0.1
 STUFFING_MIN_WORDS = 3
-# Share of an answer's 4-word runs found in the shipped text that marks a copy.
+# A list is at least this many items, nearly all of them bare terms.
+LIST_MIN_ITEMS = 3
+LIST_BARE_SHARE = 0.75
+LIST_ITEM_MAX_WORDS = 4
+# A clause is a copy of a short text shown (a question, a cue) when this share of its
+# content words come from it, in any order.
+BAG_COPY_SHARE = 0.8
+# ...and of a long text (worked example, reference, hint) when this share of its pairs
+# of consecutive content words appear there in the same order.
+ORDERED_COPY_SHARE = 0.6
+# Shorter clauses ('a function calls itself') are how anyone would say it, not a copy.
+ORDERED_COPY_MIN_PAIRS = 3
+# The same test over the whole answer, for a text pasted with a few words dropped.
+WHOLE_COPY_SHARE = 0.7
+WHOLE_COPY_MIN_PAIRS = 4
+# Share of the whole answer's 4-word runs found in the shipped text that marks a copy.
 COPY_RATIO = 0.6
 COPY_MIN_WORDS = 10
-_DONT_KNOW = (
-    "i do not know", "i dont know", "no idea", "not sure", "i have no clue", "idk", "pass", "skip",
+
+_DONT_KNOW = re.compile(
+    r"^(?:i )?(?:do not know|dont know|dunno|no idea|not sure|no clue|have no clue|have no idea|idk|pass|skip"
+    r"|forgot|can not remember|no clue tbh|not sure tbh|\?+)\b"
 )
+# Words that turn a term into a phrase with a structure ('for web apps', 'is signed').
+_EXPLAINING = lang.FUNCTION_WORDS - {"a", "an", "the", "and", "or", "of"}
+_LIST_SPLIT = re.compile(r"[,;/\n•·|&]+|\s+-\s+|\band\b|\bor\b|^\s*[-*]\s+|\n\s*[-*\d.]+\s+")
 
 
 @dataclass(frozen=True)
 class Judgement:
     covered: list[KeyPoint]
     confusions: list[Confusion]
-    stuffed: bool
+    listed: bool
     copied: bool
+    named: list[KeyPoint] = field(default_factory=list)
+    refuted: list[Confusion] = field(default_factory=list)
+    # Key points the answer states the opposite of ('a recursive function does not need
+    # a base case'): as wrong as a listed misconception.
+    denied: list[KeyPoint] = field(default_factory=list)
 
     @property
-    def listed(self) -> bool:
-        return self.stuffed
+    def core_confusions(self) -> list[Confusion]:
+        return [c for c in self.confusions if c.core]
 
 
 def verdict_for(part: Part, j: Judgement) -> Verdict:
-    n = len(j.covered)
-    if n == 0:
+    if j.listed or j.copied or j.core_confusions or j.denied or not j.covered:
         return "missing"
-    if n >= part.needed_for_solid and all(kp in j.covered for kp in part.required) and not (j.stuffed or j.copied or j.confusions):
+    if j.confusions:
+        return "partial"
+    if len(j.covered) >= part.needed_for_solid and all(kp in j.covered for kp in part.required):
         return "solid"
     return "partial"
 
 
-def analyse(part: Part, answer: str, *, shipped_text: str = "") -> Judgement:
-    bags = [frozenset(lang.stems(s)) for s in lang.sentences(answer)]
-    covered = [
-        kp for kp in part.key_points if any(lang.compile_phrasing(p).matches(bag) for p in kp.accept for bag in bags)
+@dataclass(frozen=True)
+class _Sources:
+    """What the student may have copied from: short texts compared as word bags,
+    long ones as ordered word pairs."""
+
+    bags: tuple[frozenset[str], ...]
+    pairs: tuple[frozenset[tuple[str, str]], ...]
+    shingles: frozenset[tuple[str, ...]]
+    own: frozenset[str]  # the concept's own name: saying it is not copying
+
+
+def _sources(part: Part, shown: Shown, own: Iterable[str]) -> _Sources:
+    short = [part.question, shown.prompt, *shown.cues]
+    long = [part.reference, part.worked_example, *part.hints, shown.worked_example, *shown.hints]
+    own_stems = frozenset(lang.stem(w) for text in own for w in lang.words(text))
+    bags = tuple(frozenset(_content(lang.words(t), own_stems)) for t in short if t.strip())
+    pairs = []
+    shingles: set[tuple[str, ...]] = set()
+    for text in long + short:
+        if text.strip():
+            content = _content(lang.words(text), own_stems)
+            pairs.append(frozenset(zip(content, content[1:], strict=False)))
+            shingles |= lang.shingles(lang.words(text))
+    return _Sources(bags, tuple(pairs), frozenset(shingles), own_stems)
+
+
+def _ordered_copy(content: list[str], src: _Sources, min_pairs: int, share: float) -> bool:
+    """Most of these words' consecutive pairs appear, in order, in one shown text."""
+    pairs = list(zip(content, content[1:], strict=False))
+    if len(pairs) < min_pairs:
+        return False
+    return any(sum(p in source for p in pairs) / len(pairs) >= share for source in src.pairs)
+
+
+def _content(ws: Iterable[str], own: frozenset[str]) -> list[str]:
+    return [s for w in ws if w not in lang.FUNCTION_WORDS and (s := lang.stem(w)) not in own]
+
+
+def _copied(clause: lang.Clause, src: _Sources) -> bool:
+    content = _content(clause.words, src.own)
+    if not content:
+        return False
+    bag = set(content)
+    if any(len(bag & b) / len(bag) >= BAG_COPY_SHARE for b in src.bags):
+        return True
+    return _ordered_copy(content, src, ORDERED_COPY_MIN_PAIRS, ORDERED_COPY_SHARE)
+
+
+def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterable[str] = ()) -> Judgement:
+    """What the answer asserts, in its own words. Without `shown`, only the answer's
+    own words are read (no copy check): that is how content tests judge a cue or a
+    reference as if a student had written it."""
+    sentences = lang.read(answer)
+    src = _sources(part, shown, own) if shown is not None else None
+    copied_any = False
+    own_clauses: list[list[lang.Clause]] = []
+    for clauses in sentences:
+        kept = []
+        for clause in clauses:
+            if src is not None and _copied(clause, src):
+                copied_any = True
+            else:
+                kept.append(clause)
+        own_clauses.append(kept)
+
+    covered = [kp for kp in part.key_points if _asserted(kp.accept, own_clauses)]
+    named = [kp for kp in part.key_points if kp not in covered and kp.names and _asserted(kp.names, own_clauses)]
+    all_clauses = [c for s in own_clauses for c in s]
+    denied = [
+        kp for kp in part.key_points
+        if kp not in covered and not _negative(kp) and any(lang.denies(lang.compile_phrasing(p), s) for p in kp.accept for s in own_clauses)
     ]
-    confusions = [c for c in part.confusions if _states(c, answer)]
-    tokens = lang.words(answer)
-    stuffed = len(tokens) >= STUFFING_MIN_WORDS and lang.function_word_ratio(answer) < STUFFING_RATIO
-    if len(tokens) < STUFFING_MIN_WORDS and len(covered) >= 2:
-        stuffed = True  # two ideas in one or two words is a list, not an explanation
-    copied = False
-    if shipped_text and len(tokens) >= COPY_MIN_WORDS:
-        runs = lang.shingles(tokens)
-        copied = bool(runs) and len(runs & lang.shingles(lang.words(shipped_text))) / len(runs) >= COPY_RATIO
-    return Judgement(covered, confusions, stuffed, copied)
+    confusions: list[Confusion] = []
+    refuted: list[Confusion] = []
+    for confusion in part.confusions:
+        phrasings = [lang.compile_phrasing(m) for m in confusion.match]
+        clauses = [c for s in own_clauses for c in s]
+        if any(lang.asserts_nearby(p, c) for p in phrasings for c in clauses):
+            confusions.append(confusion)
+        elif any(lang.mentions_nearby(p, c) for p in phrasings for c in clauses):
+            refuted.append(confusion)
+
+    whole_copy = False
+    if src is not None:
+        tokens = lang.words(answer)
+        if len(tokens) >= COPY_MIN_WORDS:
+            runs = lang.shingles(tokens)
+            whole_copy = bool(runs) and len(runs & src.shingles) / len(runs) >= COPY_RATIO
+        if _ordered_copy(_content(tokens, src.own), src, WHOLE_COPY_MIN_PAIRS, WHOLE_COPY_SHARE):
+            whole_copy = True
+        # Everything the answer says came from the screen: an echo, not an answer.
+        if copied_any and not any(_content(c.words, src.own) for s in own_clauses for c in s):
+            whole_copy = True
+    return Judgement(covered, confusions, _listed(answer, len(covered)), whole_copy, named, refuted, denied)
 
 
-def _states(confusion: Confusion, answer: str) -> bool:
-    """True when a clause states the confusion without negating it.
-
-    A confusion is a short assertion, so its words must stand close together
-    ('REST is a protocol'), not merely share a long clause ('REST is a style that
-    uses the HTTP protocol'). A confusion may itself be a negative ('idempotent means
-    no side effects'); then the clause must carry more negation words than the
-    phrasing to count as denying it.
-    """
-    for sentence in lang.sentences(answer):
-        for clause in lang.clauses(sentence):
-            negations = lang.negation_count(clause)
-            stems = lang.stems(clause)
-            for m in confusion.match:
-                if negations > lang.phrasing_negations(m):
-                    continue
-                if lang.compile_phrasing(m).matches_nearby(stems):
-                    return True
-    return False
+def _negative(kp: KeyPoint) -> bool:
+    """A key idea that is itself a denial ('CORS is not a CSRF defence'): saying 'not'
+    near its words is agreeing with it."""
+    return any(w in lang.DENYING for w in lang.words(kp.point))
 
 
-def evaluate(concept: Concept, key: PartKey, level: int, answer: str, shown: tuple[str, ...] = ()) -> Evaluation:
+def _asserted(phrasings: list[str], sentences: list[list[lang.Clause]]) -> bool:
+    return any(lang.asserts(lang.compile_phrasing(p), clauses) for p in phrasings for clauses in sentences if clauses)
+
+
+def _listed(answer: str, covered: int) -> bool:
+    """A bare list of terms, however long the terms, or a run of keywords."""
+    text = lang.normalise(answer)
+    items = [i.strip(" .:-*()") for i in _LIST_SPLIT.split(text) if i and i.strip(" .:-*()")]
+    if len(items) >= LIST_MIN_ITEMS:
+        bare = [i for i in items if _bare(i)]
+        if len(bare) / len(items) >= LIST_BARE_SHARE:
+            return True
+    tokens = text.split()
+    if len(tokens) >= STUFFING_MIN_WORDS:
+        explaining = sum(t.strip(".,:;!?()") in _EXPLAINING for t in tokens)
+        return explaining / len(tokens) < STUFFING_RATIO
+    return covered >= 2  # two ideas in one or two words is a list, not an explanation
+
+
+def _bare(item: str) -> bool:
+    tokens = item.split()
+    return len(tokens) <= LIST_ITEM_MAX_WORDS and not any(t.strip(".,:;!?()") in _EXPLAINING for t in tokens)
+
+
+def _label(kp: KeyPoint) -> str:
+    return kp.id.replace("_", " ")
+
+
+def evaluate(
+    concept: Concept, key: PartKey, level: int, answer: str, shown: Shown | None = None
+) -> Evaluation:
     part = concept.part(key)
     text = answer.strip()
-    if not text or lang.normalise(text).strip(" .!") in _DONT_KNOW:
-        first = part.key_points[0]
+    first = next(iter(part.required), part.key_points[0])
+    if not text or _DONT_KNOW.match(lang.normalise(text).strip(" .!")):
         return Evaluation(verdict="missing", feedback=f"Nothing to judge yet. A place to start: {first.nudge}")
-    # At level 1 the worked example is on screen, so copying it back is not explaining it.
-    shipped = "\n".join([part.reference, part.worked_example, *shown])
-    j = analyse(part, text, shipped_text=shipped)
+    own = [concept.id, concept.name, concept.full_name or "", *concept.aliases]
+    j = analyse(part, text, shown=shown or Shown(), own=own)
+    verdict = verdict_for(part, j)
     need = part.needed_for_solid
     n = len(j.covered)
-    covered_ids = [kp.id for kp in j.covered]
     missing = [kp for kp in part.key_points if kp not in j.covered]
-    total = len(part.key_points)
+    required_missing = [kp for kp in part.required if kp not in j.covered]
+    credited = f" Credited: {', '.join(_label(kp) for kp in j.covered)}." if j.covered else ""
 
-    verdict: Verdict
-    if n == 0:
-        verdict = "missing"
-    elif n >= need and not (j.stuffed or j.copied or j.confusions):
-        verdict = "solid"
-    else:
-        verdict = "partial"
-
-    if verdict == "missing":
-        feedback = f"This does not reach the key ideas yet. Ask yourself: {part.key_points[0].nudge}"
+    if j.listed:
+        feedback = (
+            "That reads like a list of terms. Say in a sentence or two what each one means and how they fit together."
+        )
     elif j.copied:
-        feedback = "That repeats the text shown. Put it in your own words: what does each idea mean to you?"
-    elif j.stuffed:
-        feedback = "That reads like a list of keywords. Explain in a sentence or two how the ideas fit together."
+        feedback = f"That repeats what was shown to you, so it cannot count yet. In your own words: {first.nudge}"
+    elif j.denied:
+        feedback = f"One statement here says the opposite of a key idea, so this cannot count yet. {j.denied[0].nudge}"
+    elif j.core_confusions:
+        feedback = f"One statement here is a common misconception, so this cannot count yet. {j.core_confusions[0].nudge}"
+    elif verdict == "missing" and j.named:
+        feedback = f"Naming it is a start, but say what the difference is. {j.named[0].nudge}"
+    elif verdict == "missing":
+        feedback = f"This does not reach the key ideas yet. Ask yourself: {first.nudge}"
     elif j.confusions:
-        feedback = f"Careful, one statement here is a common mix-up. {j.confusions[0].nudge}"
+        feedback = f"Careful, one statement here is a common mix-up.{credited} {j.confusions[0].nudge}"
+    elif verdict == "partial" and required_missing:
+        feedback = f"On the right track, but one idea a solid answer must have is not there yet.{credited} {required_missing[0].nudge}"
     elif verdict == "partial":
-        feedback = f"On the right track: {n} of {total} key ideas. {missing[0].nudge}"
+        feedback = f"On the right track: {n} of the {need} ideas a solid answer needs here.{credited} {missing[0].nudge}"
     elif missing:
-        feedback = f"Solid: {n} of {total} key ideas. To go further: {missing[0].nudge}"
+        feedback = f"Solid: this has the {need} ideas this part needs.{credited} To go further: {missing[0].nudge}"
     else:
-        feedback = f"Solid: all {total} key ideas, in your own words."
-    return Evaluation(verdict=verdict, feedback=feedback, covered=covered_ids)
+        feedback = f"Solid: every idea of this part, in your own words.{credited}"
+    return Evaluation(verdict=verdict, feedback=feedback, covered=[kp.id for kp in j.covered])

@@ -24,7 +24,10 @@ _CONTRACTIONS = [
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
 _WORD = re.compile(r"[a-z0-9+#]+")
 _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
-_CLAUSE_SPLIT = re.compile(r",|:|\(|\)|—|–|\b(?:but|while|whereas|although|though|however|unlike|instead|vs|versus)\b")
+_CLAUSE_SPLIT = re.compile(
+    r",|:|\(|\)|—|–|\s-\s|\b(?:but|while|whereas|although|though|however|unlike|instead|vs|versus|so|because|since"
+    r"|therefore|thus|hence|which|meaning|otherwise|then|yet|whereby)\b"
+)
 _AND = re.compile(r"\band\b")
 # A finite verb on both sides of "and" marks two clauses ("hashing is one way and
 # encryption is reversible"); without one it joins words ("hashing and encryption are").
@@ -69,9 +72,54 @@ def words(text: str) -> list[str]:
     return _WORD.findall(normalise(text))
 
 
+# Words students use for the same idea, folded to the first of each group on both
+# sides, so a rubric phrasing need not list every everyday synonym.
+_SYNONYM_GROUPS = (
+    "change modify alter edit mutate",
+    "store save persist remember",
+    "check verify validate confirm",
+    "fast quick rapid speedy",
+    "small tiny little",
+    "same identical",
+    "many multiple several numerous lots",
+    "allow permit",
+    "block deny refuse reject disallow",
+    "copy duplicate clone",
+    "pause suspend",
+    "stop halt terminate",
+    "fetch retrieve obtain",
+    "run execute",
+    "show display",
+    "website site webpage",
+    "database db",
+    "app application",
+    "attacker hacker adversary intruder",
+    "password passwd",
+    "asynchronous async",
+    "synchronous sync",
+    "cryptography crypto",
+    "decrypt decipher",
+    "encrypt encipher",
+    "configuration config",
+    "environment env",
+    "information info",
+    "function func",
+    "response reply",
+    "parameter param",
+    "argument arg",
+    "message msg",
+)
+
+
 @lru_cache(maxsize=8192)
 def stem(word: str) -> str:
-    """A light suffix stripper: plurals, -ing, -ed, -ation, -ly... Same rules both sides."""
+    """A light suffix stripper (plurals, -ing, -ed, -ation, -ly...), then everyday
+    synonyms folded together. Same rules both sides."""
+    base = _stem(word)
+    return _SYNONYMS.get(base, base)
+
+
+def _stem(word: str) -> str:
     w = word.lower()
     if len(w) <= 3 or not w.isalpha():
         return w
@@ -95,6 +143,11 @@ def stem(word: str) -> str:
     return w
 
 
+_SYNONYMS: dict[str, str] = {
+    _stem(w): _stem(group.split()[0]) for group in _SYNONYM_GROUPS for w in group.split()[1:]
+}
+
+
 def stems(text: str) -> list[str]:
     return [stem(w) for w in words(text)]
 
@@ -105,11 +158,28 @@ def sentences(text: str) -> list[str]:
 
 
 def clauses(sentence: str) -> list[str]:
-    result: list[str] = []
-    for clause in _CLAUSE_SPLIT.split(sentence):
-        if clause and clause.strip():
-            result.extend(_split_and(clause))
+    return [text for _, text in clause_parts(sentence)]
+
+
+def clause_parts(sentence: str) -> list[tuple[str, str]]:
+    """The clauses of a sentence, each with the separator that opened it ('' for the
+    first, ',' or a connective such as 'but')."""
+    result: list[tuple[str, str]] = []
+    pos = 0
+    separator = ""
+    for m in _CLAUSE_SPLIT.finditer(sentence):
+        result.extend(_with_sep(separator, sentence[pos : m.start()]))
+        separator = m.group(0).strip()
+        pos = m.end()
+    result.extend(_with_sep(separator, sentence[pos:]))
     return result
+
+
+def _with_sep(separator: str, text: str) -> list[tuple[str, str]]:
+    if not text.strip():
+        return []
+    pieces = _split_and(text)
+    return [(separator if i == 0 else "and", piece) for i, piece in enumerate(pieces)]
 
 
 def _split_and(clause: str) -> list[str]:
@@ -128,10 +198,30 @@ def _has_verb(text: str) -> bool:
     return any(w in _CLAUSE_VERBS for w in words(text))
 
 
+@lru_cache(maxsize=65536)
 def word_matches(term: str, candidate: str) -> bool:
-    """A term stem matches an answer stem exactly, or as a prefix when it is long enough
-    to be specific ('chang' matches 'changed', 'tamper' matches 'tampering')."""
-    return candidate == term or (len(term) >= 5 and candidate.startswith(term))
+    """A term stem matches an answer stem exactly, as a prefix when it is long enough
+    to be specific ('chang' matches 'changed', 'tamper' matches 'tampering'), or with
+    one typo when both are long ('seperat' for 'separat')."""
+    if candidate == term or (len(term) >= 5 and candidate.startswith(term)):
+        return True
+    return len(term) >= 6 and len(candidate) >= 6 and term[0] == candidate[0] and _one_edit(term, candidate)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """At most one insertion, deletion, substitution or swap of neighbours apart."""
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        if a[i + 1 :] == b[i + 1 :]:
+            return True
+        return i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
+    return a[i:] == b[i + 1 :]
 
 
 @dataclass(frozen=True)
@@ -165,7 +255,10 @@ def compile_phrasing(source: str) -> Phrasing:
 
 
 # Idioms that contain a negation word but deny nothing: "the same, no matter how often".
-_NON_NEGATING = re.compile(r"\b(?:no matter|not only|no doubt|nothing but)\b")
+_NON_NEGATING = re.compile(
+    r"\b(?:no matter|not matter|not only|not just|no doubt|nothing but|or not|whether or not"
+    r")\b"
+)
 
 
 def is_negated(clause: str) -> bool:
@@ -188,3 +281,202 @@ def function_word_ratio(text: str) -> float:
 
 def shingles(tokens: list[str], n: int = 4) -> set[tuple[str, ...]]:
     return {tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1)}
+
+
+# --- what an answer asserts -------------------------------------------------------------
+#
+# A key idea counts only where the student asserts it. A word after a negation in its
+# clause ('hashing is not one-way'), or before a denied predicate ('a base case is not
+# needed'), is denied; a clause that reports a belief in order to reject it ('people
+# think X, but...', 'X is a myth') is refuted. Phrasings may carry their own negation
+# ('not|never reverse'); such a phrasing allows that many negations in front of its words.
+
+# Idioms with a negation word that deny nothing, rewritten before reading.
+_IDIOMS = (
+    (re.compile(r"\bwhether or not\b"), "whether"),
+    (re.compile(r"\bor not\b"), ""),
+    (re.compile(r"\bno matter\b"), "regardless"),
+    (re.compile(r"\bnot (?:only|just)\b"), "also"),
+    (re.compile(r"\bnothing but\b"), "only"),
+    (re.compile(r"\bno doubt\b"), "surely"),
+)
+# After a negation, these make the denial point back at what came before it.
+_DENIED_PREDICATES = frozenset(
+    _stem(w)
+    for w in "need needed required necessary true case possible exists involved correct right how what real accurate".split()
+)
+_TURNS = frozenset({"but", "however", "yet", "instead", "although", "though"})
+_TURN_STARTS = re.compile(r"^\s*(?:actually|in fact|in reality|really|the truth is|truth is|in truth)\b")
+_BELIEF = re.compile(
+    r"\b(?:i used to|i once|i thought|i first thought|used to be taught|we used to)\b"
+    r"|\b(?:people|ppl|many|most|some|students|beginners|folks|devs|developers|others|everyone|newcomers|juniors"
+    r"|you might|you may|one might|one may|it is tempting to|lots of people|a lot of people)\b"
+    r"(?:\s+[a-z]+){0,3}?\s+(?:think|thinks|thought|believe|believes|assume|assumes|say|says|claim|claims"
+    r"|imagine|expect|confuse|mix up|treat|call)\b"
+    r"|\bcontrary to\b|\bnot true that\b|\bdo not (?:think|assume|believe)\b"
+    r"|\b(?:is|it) (?:wrong|false|incorrect|untrue|not true|a mistake) to (?:say|think|believe|assume|claim)\b"
+    r"|\b(?:common|typical|classic|frequent|big|popular) (?:mistake|error|mix up|confusion|misunderstanding|trap)\b"
+    r"|\bmistake (?:is|to)\b"
+)
+_MYTH = re.compile(r"\b(?:myth|misconception|fallacy|misbelief|misunderstanding)\b")
+_CLAIM_IS_WRONG = re.compile(
+    r"^\s*(?:saying|thinking|believing|claiming|assuming|the idea that|the claim that|the belief that|the notion that)\b"
+    r".*\b(?:is|are)\s+(?:wrong|false|incorrect|untrue|not true|a mistake)\b"
+)
+_MARKER_FILLER = frozenset({"a", "an", "the", "is", "are", "that", "common", "popular", "big", "classic", "one", "here"})
+
+
+@dataclass(frozen=True)
+class Clause:
+    separator: str
+    words: tuple[str, ...]
+    stems: tuple[str, ...]
+    negations_before: tuple[int, ...]  # per word: negation words earlier in the clause
+    denied_after: tuple[bool, ...]  # per word: a denied predicate follows ('... is not needed')
+    refuted: bool = False
+    conditional: bool = False  # 'if it does not match...': a hypothesis, not a denial
+
+
+_CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "otherwise", "until"})
+# Negations that deny a statement, as opposed to 'without', 'instead', 'impossible'...
+DENYING = frozenset({"not", "never", "neither", "nor", "no"})
+
+
+def read(text: str) -> list[list[Clause]]:
+    """The answer as sentences of clauses, each word marked with what denies it."""
+    return [_read_sentence(s) for s in sentences(text)]
+
+
+def _read_sentence(sentence: str) -> list[Clause]:
+    for pattern, replacement in _IDIOMS:
+        sentence = pattern.sub(replacement, sentence)
+    parts = clause_parts(sentence)
+    refuted = _refuted(sentence, parts)
+    return [_clause(sep, text, r) for (sep, text), r in zip(parts, refuted, strict=True)]
+
+
+def _clause(separator: str, text: str, refuted: bool) -> Clause:
+    ws = tuple(words(text))
+    before: list[int] = []
+    count = 0
+    for w in ws:
+        before.append(count)
+        count += w in NEGATIONS
+    denied: list[bool] = []
+    for i in range(len(ws)):
+        denied.append(
+            any(
+                ws[j] in NEGATIONS and any(_stem(x) in _DENIED_PREDICATES for x in ws[j + 1 : j + 4])
+                for j in range(i + 1, len(ws))
+            )
+        )
+    conditional = separator in _CONDITIONAL or any(w in _CONDITIONAL for w in ws[:4])
+    if conditional:  # a negation inside a hypothesis does not deny anything
+        before, denied = [0] * len(ws), [False] * len(ws)
+    return Clause(separator, ws, tuple(stem(w) for w in ws), tuple(before), tuple(denied), refuted, conditional)
+
+
+def _refuted(sentence: str, parts: list[tuple[str, str]]) -> list[bool]:
+    n = len(parts)
+    flags = [False] * n
+    if _CLAIM_IS_WRONG.search(sentence):
+        return _until_turn(parts, 0, flags)
+    for m, (_, text) in enumerate(parts):
+        belief = _BELIEF.search(text)
+        myth = _MYTH.search(text)
+        if belief:
+            _until_turn(parts, m, flags)
+        elif myth:
+            before = [w for w in words(text[: myth.start()]) if w not in _MARKER_FILLER]
+            after = [w for w in words(text[myth.end() :]) if w not in _MARKER_FILLER]
+            if before and not after:
+                for i in range(m + 1):  # 'X is a myth': what came before is refuted
+                    flags[i] = True
+            else:
+                _until_turn(parts, m, flags)
+    return flags
+
+
+def _until_turn(parts: list[tuple[str, str]], start: int, flags: list[bool]) -> list[bool]:
+    for i in range(start, len(parts)):
+        separator, text = parts[i]
+        if i > start and (separator in _TURNS or _TURN_STARTS.match(text)):
+            break
+        flags[i] = True
+    return flags
+
+
+def _is_negation_stem(s: str) -> bool:
+    return s in NEGATIONS
+
+
+def usable(clause: Clause, i: int, allowed_negations: int) -> bool:
+    """Is word i asserted, for a phrasing that itself carries this many negations?"""
+    if clause.refuted:
+        return False
+    if clause.words[i] in NEGATIONS:
+        return True
+    if clause.negations_before[i] > allowed_negations:
+        return False
+    return not (allowed_negations == 0 and clause.denied_after[i])
+
+
+def phrasing_negations_of(phrasing: Phrasing) -> int:
+    return sum(any(any(w in NEGATIONS for w in alt) for alt in term) for term in phrasing.terms)
+
+
+def asserts(phrasing: Phrasing, clauses: list[Clause]) -> bool:
+    """Every term asserted somewhere in these clauses (one sentence, for key points).
+    A phrasing that carries a negation must find it in the clause it negates."""
+    k = phrasing_negations_of(phrasing)
+    if k and len(clauses) > 1:
+        return any(asserts(phrasing, [c]) for c in clauses)
+    return all(
+        any(
+            all(
+                any(word_matches(w, c.stems[i]) and usable(c, i, k) for c in clauses for i in range(len(c.stems)))
+                for w in alt
+            )
+            for alt in term
+        )
+        for term in phrasing.terms
+    )
+
+
+def asserts_nearby(phrasing: Phrasing, clause: Clause) -> bool:
+    """Every term asserted within a short run of words of one clause: for short claims
+    such as 'REST is a protocol', which words scattered over a long clause do not make."""
+    width = 2 * len(phrasing.terms) + 2
+    n = len(clause.stems)
+    for start in range(max(1, n - width + 1)):
+        window = Clause(
+            clause.separator,
+            clause.words[start : start + width],
+            clause.stems[start : start + width],
+            clause.negations_before[start : start + width],
+            clause.denied_after[start : start + width],
+            clause.refuted,
+        )
+        if asserts(phrasing, [window]):
+            return True
+    return False
+
+
+def mentions_nearby(phrasing: Phrasing, clause: Clause) -> bool:
+    """The same words, ignoring refutation: the claim is stated, if only to be rejected."""
+    if not clause.refuted:
+        return asserts_nearby(phrasing, clause)
+    return asserts_nearby(phrasing, Clause(clause.separator, clause.words, clause.stems, clause.negations_before,
+                                           clause.denied_after, False))
+
+
+def denies(phrasing: Phrasing, clauses: list[Clause]) -> bool:
+    """All terms in this sentence, but some only under a negation: the sentence says
+    the opposite of the phrasing ('hashing is not one-way')."""
+    kept = [c for c in clauses if not (c.refuted or c.conditional)]
+    if not any(w in DENYING for c in kept for w in c.words):
+        return False
+    bare = [
+        Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False) for c in kept
+    ]
+    return bool(kept) and asserts(phrasing, bare) and not asserts(phrasing, kept)

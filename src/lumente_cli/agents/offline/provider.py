@@ -30,7 +30,7 @@ class OfflineAgents:
         return hints.hint(self.concept, inp)
 
     def evaluate(self, inp: EvaluateInput) -> Evaluation:
-        return evaluator.evaluate(self.concept, inp.part, inp.level, inp.answer)
+        return evaluator.evaluate(self.concept, inp.part, inp.level, inp.answer, inp.shown)
 
     def judge(self, inp: JudgeInput) -> QuestionJudgement:
         return judge.judge(self.concept, inp)

@@ -1,0 +1,250 @@
+"""How well the evaluator judges: agreement with a labelled corpus it was not tuned on.
+
+The corpus (tests/data/corpus/*.toml) was written and labelled by helpers who saw only
+each concept's name, questions, reference map and grading standard, never the rubric;
+its labels were frozen before the first run. A fixed 30% of it (chosen by a hash of each
+answer's id) is the holdout: kept aside while tuning, reported next to the rest.
+Generated cases add what no writer needs to invent: each part's question, cues and
+hints pasted back as the answer, after the session showed them (labelled missing).
+
+    python bench/evaluator.py                 # offline judge, both halves, docs updated
+    python bench/evaluator.py --provider claude   # the Claude judge (needs ANTHROPIC_API_KEY)
+    python bench/evaluator.py --errors        # list the tuning half's disagreements
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import sys
+import tomllib
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "tests" / "data" / "corpus"
+RESULTS = ROOT / "bench" / "results" / "evaluator.json"
+DOCS = ROOT / "docs" / "benchmarks.md"
+BEGIN, END = "<!-- bench:evaluator:begin -->", "<!-- bench:evaluator:end -->"
+VERDICTS = ("solid", "partial", "missing")
+HOLDOUT_SHARE = 3  # in tenths
+
+try:
+    from lumente_cli.agents.contracts import EvaluateInput, Shown
+    from lumente_cli.concepts.library import load_library
+except ImportError:  # pragma: no cover - a message instead of a traceback
+    sys.exit("Lumente is not installed: pip install -e '.[test]' first, then run python bench/evaluator.py")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    concept: str
+    part: str
+    kind: str
+    answer: str
+    expected: str
+    shown: Shown = Shown()
+    level: int = 3
+
+    @property
+    def holdout(self) -> bool:
+        return hashlib.blake2b(self.id.encode(), digest_size=2).digest()[0] % 10 < HOLDOUT_SHARE
+
+
+def load_corpus() -> list[Case]:
+    cases = []
+    for path in sorted(CORPUS.glob("*.toml")):
+        for a in tomllib.loads(path.read_text("utf-8"))["answer"]:
+            cases.append(Case(a["id"], a["concept"], a["part"], a["kind"], a["answer"], a["expected"]))
+    return cases
+
+
+def generated_cases(library) -> list[Case]:
+    """Pasting back what the session showed: never understanding, always missing."""
+    cases = []
+    for cid in library.ids():
+        concept = library.resolve(cid)
+        for key, part in concept.parts():
+            guided = "\n".join(part.guided)
+            at_level_2 = Shown(prompt=guided, cues=tuple(part.cues))
+            cases.append(Case(f"{cid}.{key}.question", cid, key, "pasted_question", part.question, "missing",
+                              Shown(prompt=part.question)))
+            cases.append(Case(f"{cid}.{key}.guided", cid, key, "pasted_question", guided, "missing", at_level_2, 2))
+            cases.append(Case(f"{cid}.{key}.cues", cid, key, "pasted_cues", " ".join(part.cues), "missing",
+                              at_level_2, 2))
+            for i, hint in enumerate(part.hints):
+                shown = Shown(prompt=part.question, hints=tuple(part.hints[: i + 1]))
+                cases.append(Case(f"{cid}.{key}.hint{i + 1}", cid, key, "pasted_hint", hint, "missing", shown))
+            last = part.hints[-1].split()
+            reworded = " ".join(w for i, w in enumerate(last) if i % 6 != 5)
+            cases.append(Case(f"{cid}.{key}.hint_reworded", cid, key, "pasted_hint", reworded, "missing",
+                              Shown(prompt=part.question, hints=tuple(part.hints))))
+    return cases
+
+
+def offline_judge(library) -> Callable[[Case], str]:
+    from lumente_cli.agents.offline import OfflineAgents
+
+    agents = {cid: OfflineAgents(library.resolve(cid)) for cid in library.ids()}
+
+    def judge(case: Case) -> str:
+        inp = EvaluateInput(concept=case.concept, part=case.part, level=case.level, answer=case.answer, shown=case.shown)
+        return agents[case.concept].evaluate(inp).verdict
+
+    return judge
+
+
+def claude_judge(library) -> Callable[[Case], str]:
+    from lumente_cli.agents.factory import make_agents
+    from lumente_cli.settings import load_settings
+
+    settings = load_settings()
+    if not settings["anthropic_api_key"]:
+        sys.exit("--provider claude needs ANTHROPIC_API_KEY (or `lumente config set anthropic_api_key`).")
+    agents = {}
+    for cid in library.ids():
+        agents[cid], _ = make_agents(library.resolve(cid), settings, "claude", notify=lambda m: print(m, file=sys.stderr))
+
+    def judge(case: Case) -> str:
+        inp = EvaluateInput(concept=case.concept, part=case.part, level=case.level, answer=case.answer, shown=case.shown)
+        return agents[case.concept].evaluate(inp).verdict
+
+    return judge
+
+
+def score(cases: list[Case], got: dict[str, str]) -> dict:
+    n = len(cases)
+    matrix = {e: Counter() for e in VERDICTS}
+    for c in cases:
+        matrix[c.expected][got[c.id]] += 1
+
+    def share(sel: list[Case], ok: Callable[[Case], bool]) -> float | None:
+        return round(100 * sum(ok(c) for c in sel) / len(sel), 1) if sel else None
+
+    def of_kind(*kinds: str) -> list[Case]:
+        return [c for c in cases if c.kind in kinds]
+
+    by_kind = {k: share(of_kind(k), lambda c: got[c.id] == c.expected) for k in sorted({c.kind for c in cases})}
+    by_concept = defaultdict(list)
+    for c in cases:
+        by_concept[c.concept].append(c)
+    missing = [c for c in cases if c.expected == "missing"]
+    return {
+        "answers": n,
+        "exact": share(cases, lambda c: got[c.id] == c.expected),
+        "solid_vs_not": share(cases, lambda c: (got[c.id] == "solid") == (c.expected == "solid")),
+        "missing_judged_solid": share(missing, lambda c: got[c.id] == "solid"),
+        "missing_judged_solid_count": sum(got[c.id] == "solid" for c in missing),
+        "negated_judged_solid_per_100": share(of_kind("negated"), lambda c: got[c.id] == "solid"),
+        "misconception_judged_solid_per_100": share(of_kind("misconception"), lambda c: got[c.id] == "solid"),
+        "paraphrase_judged_solid": share([c for c in of_kind("paraphrase_good") if c.expected == "solid"],
+                                         lambda c: got[c.id] == "solid"),
+        "matrix": {e: {g: matrix[e][g] for g in VERDICTS} for e in VERDICTS},
+        "by_kind": by_kind,
+        "by_concept": {k: share(v, lambda c: got[c.id] == c.expected) for k, v in sorted(by_concept.items())},
+    }
+
+
+HEADLINE = [
+    ("answers", "answers", ""),
+    ("exact", "exact agreement", "%"),
+    ("solid_vs_not", "solid vs not solid", "%"),
+    ("missing_judged_solid", "labelled missing, judged solid", "%"),
+    ("negated_judged_solid_per_100", "negated answers judged solid, per 100", ""),
+    ("misconception_judged_solid_per_100", "misconceptions judged solid, per 100", ""),
+    ("paraphrase_judged_solid", "good paraphrases judged solid", "%"),
+]
+
+
+def _cell(value, unit: str) -> str:
+    return "—" if value is None else f"{value}{unit}"
+
+
+def tables(halves: dict[str, dict]) -> str:
+    names = list(halves)
+    lines = ["| figure | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
+    for key, label, unit in HEADLINE:
+        lines.append(f"| {label} | " + " | ".join(_cell(halves[h][key], unit) for h in names) + " |")
+    both = halves[names[0]]
+    lines += ["", "Confusion matrix, tuning half + holdout (rows: label, columns: verdict):", "",
+              "| label | solid | partial | missing |", "| --- | ---: | ---: | ---: |"]
+    total = {e: Counter() for e in VERDICTS}
+    for h in ("tuning", "holdout"):
+        if h in halves:
+            for e in VERDICTS:
+                total[e].update(halves[h]["matrix"][e])
+    for e in VERDICTS:
+        lines.append(f"| {e} | " + " | ".join(str(total[e][g]) for g in VERDICTS) + " |")
+    kinds = sorted({k for h in names for k in halves[h]["by_kind"]})
+    lines += ["", "Agreement by kind of answer:", "", "| kind | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
+    for k in kinds:
+        lines.append(f"| {k} | " + " | ".join(_cell(halves[h]["by_kind"].get(k), "%") for h in names) + " |")
+    concepts = sorted(both["by_concept"])
+    lines += ["", "Agreement by concept:", "", "| concept | " + " | ".join(names) + " |", "| --- |" + " ---: |" * len(names)]
+    for k in concepts:
+        lines.append(f"| {k} | " + " | ".join(_cell(halves[h]["by_concept"].get(k), "%") for h in names) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--provider", choices=("offline", "claude"), default="offline")
+    ap.add_argument("--errors", action="store_true", help="list the tuning half's disagreements (never the holdout's)")
+    ap.add_argument("--no-write", action="store_true", help="print only; leave results and docs alone")
+    args = ap.parse_args(argv)
+
+    library = load_library()
+    corpus = load_corpus()
+    generated = generated_cases(library)
+    judge = offline_judge(library) if args.provider == "offline" else claude_judge(library)
+    got = {c.id: judge(c) for c in corpus + generated}
+
+    halves = {
+        "tuning": score([c for c in corpus if not c.holdout], got),
+        "holdout": score([c for c in corpus if c.holdout], got),
+        "generated": score(generated, got),
+    }
+    text = tables(halves)
+    print(f"Evaluator: {args.provider}\n")
+    print(text)
+    if args.errors:
+        print("\nDisagreements in the tuning half:")
+        for c in corpus:
+            if not c.holdout and got[c.id] != c.expected:
+                print(f"  {c.id} [{c.kind}] {c.concept}.{c.part}: label {c.expected}, judged {got[c.id]}\n      {c.answer}")
+        for c in generated:
+            if got[c.id] != c.expected:
+                print(f"  {c.id} [{c.kind}]: judged {got[c.id]}\n      {c.answer}")
+    if not args.no_write and args.provider == "offline":
+        doc = {
+            "section": "evaluator",
+            "provider": args.provider,
+            "measured_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "halves": halves,
+        }
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        RESULTS.write_text(json.dumps(doc, indent=2) + "\n", "utf-8")
+        update_docs(text)
+    return 0
+
+
+def update_docs(text: str) -> None:
+    docs = DOCS.read_text("utf-8")
+    block = f"{BEGIN}\n{text}\n{END}"
+    if BEGIN in docs:
+        head, rest = docs.split(BEGIN, 1)
+        docs = head + block + rest.split(END, 1)[1]
+    else:
+        docs = docs.rstrip("\n") + "\n\n## Evaluator\n\n" + block + "\n"
+    DOCS.write_text(docs, "utf-8")
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("LUMENTE_PROVIDER", "offline")
+    raise SystemExit(main())
