@@ -51,7 +51,9 @@ def default_reply(role: str, body: dict[str, Any]) -> Reply:
         return 200, {"prompt": "Claude asks: what is this part about?", "cues": ["Think of a badge.", "Think of a format."],
                      "worked_example": None}
     if role == "evaluator":
-        return 200, {"verdict": "solid", "feedback": "Claude says: well argued.", "covered": []}
+        # A solid verdict with its evidence: every key point the rubric it was sent lists.
+        covered = re.findall(r"- id `([a-z0-9_]+)`", user_text(body))
+        return 200, {"covered": covered, "verdict": "solid", "feedback": "Claude says: well argued."}
     if role == "question_judge":
         return 200, {"verdict": "solid", "feedback": "Claude says: a good question."}
     if role == "hint_giver":

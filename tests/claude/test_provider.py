@@ -465,3 +465,61 @@ def test_the_key_never_appears_in_a_notice(jwt):
     assert len(h.notices) == 4
     assert all(KEY not in line and "sk-ant" not in line for line in h.notices)
     assert KEY not in repr(h.agents.usage)
+
+
+# the evaluator checks itself ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", ["no evidence", "one point", "no required point"])
+def test_a_verdict_its_own_evidence_does_not_support_is_lowered(jwt, case):
+    part = jwt.part("supraordinate")
+    required = part.required[0].id
+    others = [kp.id for kp in part.key_points if kp.id != required]
+    assert part.needed_for_solid >= 2 and len(others) >= part.needed_for_solid
+    covered, expected = {
+        "no evidence": ([], "missing"),
+        "one point": ([required], "partial"),
+        "no required point": (others, "partial"),
+    }[case]
+    h = Harness(jwt, reply({"covered": covered, "verdict": "solid", "feedback": "Solid."}))
+
+    assert h.agents.evaluate(evaluate_input()).verdict == expected
+
+
+def test_a_supported_verdict_stands_and_a_lower_one_is_never_raised(jwt):
+    part = jwt.part("supraordinate")
+    everything = [kp.id for kp in part.key_points]
+    h = Harness(jwt, reply({"covered": everything, "verdict": "solid", "feedback": "Solid."}),
+                reply({"covered": everything, "verdict": "missing", "feedback": "A misconception."}))
+
+    assert h.agents.evaluate(evaluate_input()).verdict == "solid"
+    assert h.agents.evaluate(evaluate_input()).verdict == "missing"
+
+
+def test_the_evaluator_schema_requires_covered_before_the_verdict(jwt):
+    h = Harness(jwt, reply(EVALUATION))
+    h.agents.evaluate(evaluate_input())
+    schema = json.dumps(h.fake.bodies[0])
+    start = schema.index('"properties"')
+    assert schema.index('"covered"', start) < schema.index('"verdict"', start)
+    required = Evaluation.model_json_schema()["required"]
+    assert required[0] == "covered" and "verdict" in required
+
+
+def test_the_evaluator_is_sent_what_the_session_showed_and_the_key_points_in_words(jwt):
+    from lumente_cli.agents.contracts import Shown
+
+    part = jwt.part("supraordinate")
+    shown = Shown(prompt=part.guided[0], cues=tuple(part.cues), hints=(part.hints[0], part.hints[1]))
+    h = Harness(jwt, reply(EVALUATION))
+    h.agents.evaluate(EvaluateInput(concept="jwt", part="supraordinate", level=2, answer=ANSWER, shown=shown))
+
+    text = h.fake.user_text(0)
+    for item in (part.guided[0], *part.cues, part.hints[0], part.hints[1]):
+        assert item in text
+    assert "(required)" in text
+    for kp in part.key_points:
+        assert kp.point in text
+        for phrasing in kp.accept:
+            if " " in phrasing or "|" in phrasing:
+                assert phrasing not in text, "the offline matcher's phrasing lists are not sent"

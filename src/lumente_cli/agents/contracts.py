@@ -87,9 +87,11 @@ class EvaluateInput(_In):
 
 
 class Evaluation(_Out):
+    # The evidence comes first and is required, so a model writes what the answer
+    # covers before the verdict that must rest on it.
+    covered: list[str] = Field(description="Key point ids the answer asserts, in its own words.")
     verdict: Verdict
     feedback: str = Field(description="Short feedback that does not give the answer away.")
-    covered: list[str] = Field(default_factory=list, description="Key point ids the answer covered.")
 
 
 # question judge ---------------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Iterable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -115,6 +116,16 @@ class Part(_Strict):
     @property
     def required(self) -> list[KeyPoint]:
         return [kp for kp in self.key_points if kp.required]
+
+    def supported(self, covered: Iterable[str]) -> Literal["solid", "partial", "missing"]:
+        """The best verdict these covered key point ids can support: solid needs
+        `solid_needs` of them with every required one; any one makes partial."""
+        ids = set(covered) & {kp.id for kp in self.key_points}
+        if not ids:
+            return "missing"
+        if len(ids) >= self.needed_for_solid and all(kp.id in ids for kp in self.required):
+            return "solid"
+        return "partial"
 
     @property
     def needed_for_solid(self) -> int:

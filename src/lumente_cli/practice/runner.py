@@ -13,10 +13,12 @@ from lumente_cli.agents.contracts import (
     AskInput,
     CoachInput,
     EvaluateInput,
+    MAX_SHOWN_CHARS,
     HintInput,
     JudgeInput,
     PartResult,
     Remark,
+    Shown,
 )
 from lumente_cli.agents.memory import CallRecord, MemoryTurn, Recall
 from lumente_cli.agents.provider import Agents, Usage, call_agent
@@ -68,6 +70,8 @@ class PracticeRun:
     record: SessionRecord | None = field(default=None, init=False)
     state: SessionState | None = field(default=None, init=False)
     turn: MemoryTurn | None = field(default=None, init=False)
+    # What this part showed the student so far: the evaluator does not credit copies of it.
+    shown: Shown = field(default_factory=Shown, init=False)
 
     # entry point -------------------------------------------------------------
 
@@ -156,7 +160,9 @@ class PracticeRun:
         if self.state.stage == "answer":
             text = self._read_until_answer(f"{LABELS[key]} > ")
             with self.spinner("Reading your answer…"):
-                evaluation = self.turn.call("evaluator", EvaluateInput(concept=self.concept.id, part=key, level=level, answer=text))  # type: ignore[union-attr]
+                evaluation = self.turn.call(  # type: ignore[union-attr]
+                    "evaluator", EvaluateInput(concept=self.concept.id, part=key, level=level, answer=text, shown=self.shown)
+                )
             self.store.record_answer(self.record.id, key, "answer", level, text, evaluation.verdict, evaluation.feedback)  # type: ignore[union-attr]
             self.emitter.emit(
                 "verdict", part=key, kind="answer", verdict=evaluation.verdict, feedback=evaluation.feedback,
@@ -192,6 +198,8 @@ class PracticeRun:
             with self.spinner("Preparing the question…"):
                 q = self.turn.call("question_asker", AskInput(concept=self.concept.id, part=key, level=level))  # type: ignore[union-attr]
             prompt, cues, example = q.prompt, q.cues, q.worked_example
+        self.shown = Shown(prompt=prompt[:MAX_SHOWN_CHARS], cues=tuple(c[:MAX_SHOWN_CHARS] for c in cues[:12]),
+                           worked_example=(example or "")[:MAX_SHOWN_CHARS])
         self.emitter.emit(
             "part_started", part=key, label=LABELS[key], index=PARTS.index(key) + 1, level=level,
             level_name=LEVEL_NAMES[level], prompt=prompt, cues=cues, worked_example=example, own_question=own,
@@ -212,6 +220,7 @@ class PracticeRun:
                     "hint_giver", HintInput(concept=self.concept.id, part=part.part, level=part.level, tap=part.help_taps)
                 )
             self.emitter.emit("hint", part=part.part, tap=part.help_taps, message=remark.message, citations=self._citations(remark))
+            self.shown = self.shown.model_copy(update={"hints": (*self.shown.hints, remark.message[:MAX_SHOWN_CHARS])[-12:]})
 
     def _step(self, event: Any) -> None:
         assert self.state is not None and self.record is not None

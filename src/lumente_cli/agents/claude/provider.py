@@ -37,6 +37,8 @@ from lumente_cli.agents.provider import Agents
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.text import sanitize
 
+RANK = ("missing", "partial", "solid")
+
 if TYPE_CHECKING:  # pragma: no cover
     import anthropic
 
@@ -148,7 +150,8 @@ class ClaudeAgents:
         )
 
     def evaluate(self, inp: EvaluateInput) -> Evaluation:
-        known = [kp.id for kp in self.concept.part(inp.part).key_points]
+        part = self.concept.part(inp.part)
+        known = [kp.id for kp in part.key_points]
 
         def fit(e: Evaluation) -> Evaluation:
             feedback = _text(e.feedback)
@@ -157,7 +160,9 @@ class ClaudeAgents:
             # Keep only this part's key point ids, once each, in rubric order.
             said = set(e.covered)
             covered = [kp for kp in known if kp in said]
-            return Evaluation(verdict=e.verdict, feedback=feedback, covered=covered)
+            # A verdict is never higher than the evidence the model gave for it.
+            verdict = min(e.verdict, part.supported(covered), key=RANK.index)
+            return Evaluation(verdict=verdict, feedback=feedback, covered=covered)
 
         return self._run(
             "evaluator",

@@ -78,11 +78,8 @@ class Judgement:
 def verdict_for(part: Part, j: Judgement) -> Verdict:
     if j.listed or j.copied or j.core_confusions or j.denied or not j.covered:
         return "missing"
-    if j.confusions:
-        return "partial"
-    if len(j.covered) >= part.needed_for_solid and all(kp in j.covered for kp in part.required):
-        return "solid"
-    return "partial"
+    supported = part.supported(kp.id for kp in j.covered)
+    return "partial" if j.confusions else supported
 
 
 @dataclass(frozen=True)
