@@ -11,7 +11,7 @@ the offline evaluator cost inside it.
   fact delivered, none left for later).
 * In-process, the real runner: the same session with memory off (baseline)
   and on the embedded engine through the real client; the offline evaluator
-  per answer over the 112 answers of tests/data/answers.toml, against a naive
+  per answer over the answers of tests/data/corpus, against a naive
   "is the keyword in the answer" test over the same answers.
 """
 
@@ -65,8 +65,10 @@ def time_sessions(rounds: int, *, memory: bool) -> list[float]:
 
 
 def corpus() -> list[tuple[str, str, str]]:
-    data = tomllib.loads((ROOT / "tests" / "data" / "answers.toml").read_text())
-    rows = next(v for v in data.values() if isinstance(v, list))
+    rows = [
+        r for path in sorted((ROOT / "tests" / "data" / "corpus").glob("*.toml"))
+        for r in tomllib.loads(path.read_text("utf-8"))["answer"]
+    ]
     return [(r["concept"], r["part"], r["answer"]) for r in rows]
 
 

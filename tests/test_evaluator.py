@@ -1,120 +1,222 @@
-"""The offline evaluator against a corpus of hand-written student answers, and the
-small pieces of English it relies on."""
+"""The offline evaluator's mechanisms, on a rubric written for these tests (so the
+rules are checked apart from any shipped concept), and the small pieces of English
+it relies on. How well it agrees with independent labels is measured by
+bench/evaluator.py on tests/data/corpus; tests/test_concept_content.py holds every
+concept's own checks."""
 
 from __future__ import annotations
 
-import tomllib
-from collections import defaultdict
-from pathlib import Path
-
 import pytest
 
-from lumente_cli.agents.contracts import EvaluateInput
+from lumente_cli.agents.contracts import EvaluateInput, Shown
 from lumente_cli.agents.offline import OfflineAgents, evaluator
 from lumente_cli.agents.offline import language as lang
-from lumente_cli.concepts.library import load_library
-from lumente_cli.parts import PARTS
+from lumente_cli.concepts.schema import Concept
 
-LIBRARY = load_library()
-CORPUS = tomllib.loads((Path(__file__).parent / "data" / "answers.toml").read_text(encoding="utf-8"))["answer"]
-VERDICTS = ("solid", "partial", "missing")
-
-
-def _id(case: dict) -> str:
-    return f"{case['expected']}-{case['concept']}.{case['part']}-{case['answer'][:30]}"
-
-
-# --- the corpus ----------------------------------------------------------------------------
-
-
-def test_corpus_is_large_and_spread_out() -> None:
-    by_verdict: dict[str, list[dict]] = defaultdict(list)
-    for case in CORPUS:
-        assert set(case) <= {"concept", "part", "answer", "expected", "note", "level"}, case
-        assert case["expected"] in VERDICTS and case["part"] in PARTS and case["note"].strip()
-        assert case["concept"] in LIBRARY.concepts
-        by_verdict[case["expected"]].append(case)
-    for verdict in VERDICTS:
-        cases = by_verdict[verdict]
-        assert len(cases) >= 20, verdict
-        assert len({c["concept"] for c in cases}) >= 8, verdict
-        assert {c["part"] for c in cases} == set(PARTS), verdict
-    answers = [c["answer"] for c in CORPUS]
-    assert len(answers) == len(set(answers)), "each answer is written once"
-
-
-@pytest.mark.parametrize("case", CORPUS, ids=[_id(c) for c in CORPUS])
-def test_corpus_answer_gets_its_verdict(case: dict) -> None:
-    concept = LIBRARY.resolve(case["concept"])
-    result = OfflineAgents(concept).evaluate(
-        EvaluateInput(concept=concept.id, part=case["part"], level=case.get("level", 3), answer=case["answer"])
-    )
-    assert result.verdict == case["expected"], f"{case['note']} | feedback: {result.feedback} | covered: {result.covered}"
-    part = concept.part(case["part"])
-    feedback = result.feedback.lower()
-    for kp in part.key_points:
-        assert kp.point.lower() not in feedback, "feedback must not state a key point"
-    assert part.reference.strip().lower() not in feedback
-    assert part.worked_example.strip().lower() not in feedback
-    assert set(result.covered) <= {kp.id for kp in part.key_points}
+PART = {
+    "question": "What kind of thing is hashing, and what is it for?",
+    "guided": ["Can you get the input back from a hash?", "What happens when you hash the same text twice?"],
+    "cues": ["Think about which way the data can travel.", "Think about repeating the operation."],
+    "worked_example": "Hashing is a one-way function: you cannot get the input back from the digest. "
+                      "The same input always gives the same digest, which is how a server checks a password "
+                      "without storing it.",
+    "reference": "A one-way function from cryptography: the input cannot be recovered, the same input "
+                 "always gives the same digest, and it is used to check integrity.",
+    "hints": ["Think about direction.", "Can the operation be undone?",
+              "It is one-way, and the same input always gives the same output, which lets you compare digests."],
+    "key_points": [
+        {"id": "family", "point": "It is a cryptographic primitive.", "accept": ["cryptograph", "crypto primitive"],
+         "nudge": "Which field of computing does it come from?", "required": True},
+        {"id": "one_way", "point": "It is one-way: the input cannot be recovered.",
+         "accept": ["one-way", "not|never|cannot|no reverse|undo|recover"], "nudge": "Can you go back from the output?"},
+        {"id": "same_output", "point": "The same input always gives the same digest.",
+         "accept": ["same input output|digest|hash", "deterministic"], "nudge": "What if you do it twice?"},
+    ],
+    "solid_needs": 2,
+    "confusions": [
+        {"match": ["hash is|are encrypt|encryption", "hash revers|reversible|decrypt"],
+         "nudge": "Is there a key that turns a digest back into the text?"},
+        {"match": ["hash always 256"], "nudge": "Does every hash have the same size?", "core": False},
+    ],
+}
+OTHER = {k: PART[k] for k in ("question", "guided", "cues", "worked_example", "reference", "hints")} | {
+    "key_points": [
+        {"id": "a", "point": "Idea a.", "accept": ["alpha"], "nudge": "What about alpha?", "required": True},
+        {"id": "b", "point": "Idea b.", "accept": ["beta"], "nudge": "What about beta?", "names": ["gamma"]},
+    ],
+}
+CONCEPT = Concept.model_validate({
+    "id": "hashing", "name": "Hashing", "summary": "A one-way function for fingerprints.",
+    "supraordinate": PART, "coordinate": OTHER, "attributes": OTHER, "subordinate": OTHER,
+})
 
 
-# --- evaluator behaviour ---------------------------------------------------------------------
+def judge(answer: str, shown: Shown | None = None, key: str = "supraordinate"):
+    inp = EvaluateInput(concept="hashing", part=key, level=3, answer=answer, shown=shown or Shown())
+    return OfflineAgents(CONCEPT).evaluate(inp)
 
 
-def _verdict(cid: str, key: str, answer: str, level: int = 3) -> str:
-    concept = LIBRARY.resolve(cid)
-    return OfflineAgents(concept).evaluate(EvaluateInput(concept=cid, part=key, level=level, answer=answer)).verdict
+def verdict(answer: str, shown: Shown | None = None) -> str:
+    return judge(answer, shown).verdict
 
 
-@pytest.mark.parametrize("answer", ["", "   ", "I don't know.", "i dont know", "idk", "not sure", "no idea!", "skip"])
+# --- what counts ----------------------------------------------------------------------------
+
+
+def test_a_correct_answer_in_own_words_is_solid_and_says_what_was_credited() -> None:
+    result = judge("hashing comes from cryptography, and it is one-way: you can't undo it to get the text back")
+    assert result.verdict == "solid"
+    assert result.covered == ["family", "one_way"]
+    assert "one way" in result.feedback and "Credited" in result.feedback
+
+
+def test_feedback_never_states_a_missing_idea() -> None:
+    result = judge("it is a cryptographic thing")
+    assert result.verdict == "partial"
+    for kp in CONCEPT.supraordinate.key_points:
+        if kp.id not in result.covered:
+            assert kp.point.lower() not in result.feedback.lower()
+    assert result.feedback.rstrip().endswith("?")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "hashing is cryptography but it is not one-way",
+        "hashing is from cryptography. it isn't one-way at all",
+        "cryptography-wise, the same input does not give the same digest",
+    ],
+)
+def test_a_denied_key_idea_is_missing_not_credit(answer: str) -> None:
+    assert verdict(answer) == "missing"
+
+
+def test_a_key_idea_under_negation_is_not_credited() -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, "the same input does not always give the same digest")
+    assert not j.covered and j.denied
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "people think a hash is encryption, but it is cryptography and one-way: you cannot reverse it",
+        "a common mistake is thinking a hash is reversible; in fact it comes from cryptography and is one-way",
+        "it's a myth that a hash is encryption. it is a cryptographic one-way function",
+        "saying a hash is reversible is wrong. it is cryptography, one-way",
+    ],
+)
+def test_a_refuted_misconception_costs_nothing(answer: str) -> None:
+    result = judge(answer)
+    assert result.verdict == "solid", result.feedback
+
+
+def test_refuted_words_are_not_credited_either() -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, "people think hashing is one-way and from cryptography, but i disagree")
+    assert not j.covered
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "hashing comes from cryptography and is one-way, but a hash is a kind of encryption",
+        "it's cryptography: one way, same input same digest. also the hash is reversible with the right key",
+        "hashes are basically encryption, from cryptography, one-way",
+    ],
+)
+def test_a_core_misconception_makes_the_answer_missing(answer: str) -> None:
+    result = judge(answer)
+    assert result.verdict == "missing"
+    assert "misconception" in result.feedback
+    assert result.feedback.endswith("turns a digest back into the text?")
+
+
+def test_a_side_misconception_caps_the_answer_at_partial() -> None:
+    assert verdict("hashing comes from cryptography and is one-way, and a hash is always 256 bits") == "partial"
+
+
+def test_the_required_point_is_needed_for_solid() -> None:
+    result = judge("you can't undo it, and the same text twice gives an identical digest")
+    assert result.verdict == "partial"
+    assert "Which field of computing" in result.feedback
+
+
+# --- copying, echoing, listing ------------------------------------------------------------------
+
+
+def test_an_echoed_question_is_missing() -> None:
+    assert verdict("what kind of thing is hashing and what is it for", Shown(prompt=PART["question"])) == "missing"
+    assert verdict("hashing is a kind of thing, it is for something") == "missing"
+
+
+def test_pasted_or_lightly_reworded_text_that_was_shown_covers_nothing() -> None:
+    last = PART["hints"][-1]
+    shown = Shown(prompt=PART["question"], hints=tuple(PART["hints"]))
+    assert evaluator.analyse(CONCEPT.supraordinate, last).covered  # the words alone would count...
+    assert verdict(last, shown) == "missing"  # ...but not as a copy of a hint
+    assert verdict(last) == "missing"  # any hint may have been seen in an earlier session
+    reworded = last.replace("always ", "").replace(", and", " and")
+    assert verdict(reworded, shown) == "missing"
+    assert verdict(PART["worked_example"], Shown(worked_example=PART["worked_example"])) == "missing"
+
+
+def test_own_words_next_to_a_copied_cue_still_count() -> None:
+    shown = Shown(prompt="\n".join(PART["guided"]), cues=tuple(PART["cues"]))
+    answer = "think about which way the data can travel. it comes from cryptography and you can never undo it"
+    assert verdict(answer, shown) == "solid"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "cryptography, one-way, deterministic, collision-resistant, fixed-size",
+        "- cryptographic primitive\n- one-way\n- deterministic",
+        "in-band, error-based, UNION-based, blind, time-based, out-of-band, second-order",
+        "cryptography one-way deterministic digest",
+    ],
+)
+def test_a_bare_list_of_terms_is_missing(answer: str) -> None:
+    result = judge(answer)
+    assert result.verdict == "missing"
+    assert "list of terms" in result.feedback
+
+
+def test_a_list_whose_items_are_explained_is_an_answer() -> None:
+    answer = "- it comes from cryptography\n- it is one-way, so you can't undo it\n- the same input gives the same digest"
+    assert verdict(answer) == "solid"
+
+
+def test_naming_only_covers_nothing_and_the_feedback_says_so() -> None:
+    result = judge("it is like gamma", key="coordinate")
+    assert result.verdict == "missing"
+    assert "Naming it is a start" in result.feedback
+
+
+@pytest.mark.parametrize("answer", ["", "   ", "I don't know.", "i dont know", "idk", "not sure", "no idea!", "skip", "dunno"])
 def test_dont_know_is_missing_with_a_question_to_start_from(answer: str) -> None:
-    concept = LIBRARY.resolve("jwt")
-    result = OfflineAgents(concept).evaluate(EvaluateInput(concept="jwt", part="supraordinate", level=3, answer=answer))
+    result = judge(answer)
     assert result.verdict == "missing"
     assert result.feedback.rstrip().endswith("?")
 
 
-def test_a_denied_confusion_does_not_count_against_the_answer() -> None:
-    good = "hashing is one way and encryption is reversible with the key, hashing is not a kind of encryption"
-    bad = "hashing is one way and encryption is reversible with the key, hashing is a kind of encryption"
-    assert _verdict("hashing_vs_encryption", "supraordinate", good) == "solid"
-    assert _verdict("hashing_vs_encryption", "supraordinate", bad) == "partial"
+# --- fair to paraphrase --------------------------------------------------------------------------
 
 
-def test_a_negative_confusion_is_caught_and_its_denial_is_not() -> None:
-    part = LIBRARY.resolve("idempotency").coordinate
-    assert evaluator.analyse(part, "idempotent means no side effects").confusions
-    assert not evaluator.analyse(part, "idempotent does not mean no side effects").confusions
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "its a cryptograhpic function thats one way, u cant undo it",  # typos
+        "Cryptography gives us hashing. Once hashed, there's no way to recover the original, whether or not you try hard.",
+        "so basically, and I had to think about this a bit, hashing is one of those cryptography things, and the "
+        "important bit is you can never reverse it, and also if you hash the same input you get the same digest",
+    ],
+)
+def test_informal_long_or_misspelt_correct_answers_stay_solid(answer: str) -> None:
+    assert verdict(answer) == "solid"
 
 
-def test_a_comparison_label_is_not_a_claim() -> None:
-    part = LIBRARY.resolve("async_await").coordinate
-    assert not evaluator.analyse(part, "parallelism vs async: async is concurrency on one thread").confusions
-    assert evaluator.analyse(part, "async runs your code in parallel").confusions
-
-
-def test_confusion_words_far_apart_in_a_long_clause_are_not_the_confusion() -> None:
-    part = LIBRARY.resolve("rest").supraordinate
-    assert not evaluator.analyse(part, "rest is an architectural style that works on top of the http protocol").confusions
-    assert evaluator.analyse(part, "rest is a protocol for apis").confusions
-
-
-def test_copying_the_worked_example_back_is_partial_at_level_1() -> None:
-    part = LIBRARY.resolve("closures").attributes
-    copied = " ".join(part.worked_example.split()[-60:])
-    assert _verdict("closures", "attributes", copied, level=1) == "partial"
-
-
-@pytest.mark.parametrize("cid", sorted(LIBRARY.concepts))
-def test_every_key_point_alone_is_never_solid_when_more_are_needed(cid: str) -> None:
-    concept = LIBRARY.resolve(cid)
-    for key, part in concept.parts():
-        if part.needed_for_solid < 2:
-            continue
-        for kp in part.key_points:
-            judged = evaluator.analyse(part, kp.nudge)
-            assert len(judged.covered) < part.needed_for_solid, f"{cid}.{key}.{kp.id}: a nudge alone reaches solid"
+def test_a_conditional_negation_is_not_a_denial() -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, "if the same input did not give the same digest, comparing would fail")
+    assert not j.denied
 
 
 # --- language helpers ------------------------------------------------------------------------
@@ -207,6 +309,3 @@ def test_nearby_matching_needs_the_words_close_together() -> None:
     assert not phrasing.matches_nearby(lang.stems("rest is an architectural style that sits on top of the http protocol"))
 
 
-def test_keyword_lists_have_few_function_words() -> None:
-    assert lang.function_word_ratio("header payload signature base64 exp") < evaluator.STUFFING_RATIO
-    assert lang.function_word_ratio("it has a header and a payload, and the signature is over both") > evaluator.STUFFING_RATIO

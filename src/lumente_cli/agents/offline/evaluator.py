@@ -219,7 +219,7 @@ def evaluate(
     text = answer.strip()
     first = next(iter(part.required), part.key_points[0])
     if not text or _DONT_KNOW.match(lang.normalise(text).strip(" .!")):
-        return Evaluation(verdict="missing", feedback=f"Nothing to judge yet. A place to start: {first.nudge}")
+        return Evaluation(verdict="missing", feedback=f"Nothing to judge yet. A place to start: {first.nudge}", covered=[])
     own = [concept.id, concept.name, concept.full_name or "", *concept.aliases]
     j = analyse(part, text, shown=shown or Shown(), own=own)
     verdict = verdict_for(part, j)

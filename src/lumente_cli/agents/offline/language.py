@@ -205,7 +205,10 @@ def word_matches(term: str, candidate: str) -> bool:
     one typo when both are long ('seperat' for 'separat')."""
     if candidate == term or (len(term) >= 5 and candidate.startswith(term)):
         return True
-    return len(term) >= 6 and len(candidate) >= 6 and term[0] == candidate[0] and _one_edit(term, candidate)
+    if len(term) < 6 or len(candidate) < 6 or term[0] != candidate[0]:
+        return False
+    # One typo in the word, or in the part of a longer word the term stands for.
+    return _one_edit(term, candidate) or any(_one_edit(term, candidate[:n]) for n in (len(term), len(term) + 1))
 
 
 def _one_edit(a: str, b: str) -> bool:
