@@ -34,6 +34,8 @@ STUFFING_MIN_WORDS = 3
 LIST_MIN_ITEMS = 3
 LIST_BARE_SHARE = 0.75
 LIST_ITEM_MAX_WORDS = 4
+# One item this long is a sentence, and the answer is prose with commas, not a list.
+LIST_LONG_ITEM = 5
 # A clause is a copy of a short text shown (a question, a cue) when this share of its
 # content words come from it, in any order.
 BAG_COPY_SHARE = 0.8
@@ -194,7 +196,8 @@ def _listed(answer: str, covered: int) -> bool:
     items = [i.strip(" .:-*()") for i in _LIST_SPLIT.split(text) if i and i.strip(" .:-*()")]
     if len(items) >= LIST_MIN_ITEMS:
         bare = [i for i in items if _bare(i)]
-        if len(bare) / len(items) >= LIST_BARE_SHARE:
+        long_items = [i for i in items if len(i.split()) > LIST_LONG_ITEM]
+        if len(bare) / len(items) >= LIST_BARE_SHARE and not long_items:
             return True
     tokens = text.split()
     if len(tokens) >= STUFFING_MIN_WORDS:

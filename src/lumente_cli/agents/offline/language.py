@@ -315,7 +315,7 @@ _BELIEF = re.compile(
     r"|\b(?:people|ppl|many|most|some|students|beginners|folks|devs|developers|others|everyone|newcomers|juniors"
     r"|you might|you may|one might|one may|it is tempting to|lots of people|a lot of people)\b"
     r"(?:\s+[a-z]+){0,3}?\s+(?:think|thinks|thought|believe|believes|assume|assumes|say|says|claim|claims"
-    r"|imagine|expect|confuse|mix up|treat|call)\b"
+    r"|imagine|expect|confuse|confuses|confusing|confused|mix up|mixing up|mixes up|mixed up|treat|call|get wrong)\b"
     r"|\bcontrary to\b|\bnot true that\b|\bdo not (?:think|assume|believe)\b"
     r"|\b(?:is|it) (?:wrong|false|incorrect|untrue|not true|a mistake) to (?:say|think|believe|assume|claim)\b"
     r"|\b(?:common|typical|classic|frequent|big|popular) (?:mistake|error|mix up|confusion|misunderstanding|trap)\b"
@@ -342,7 +342,9 @@ class Clause:
 
 _CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "otherwise", "until"})
 # Negations that deny a statement, as opposed to 'without', 'instead', 'impossible'...
-DENYING = frozenset({"not", "never", "neither", "nor", "no"})
+DENYING = frozenset({"not", "never", "no"})
+# A denial stands right before what it denies: 'not one-way', "doesn't need a base case".
+DENIAL_REACH = 4
 
 
 def read(text: str) -> list[list[Clause]]:
@@ -477,9 +479,15 @@ def denies(phrasing: Phrasing, clauses: list[Clause]) -> bool:
     """All terms in this sentence, but some only under a negation: the sentence says
     the opposite of the phrasing ('hashing is not one-way')."""
     kept = [c for c in clauses if not (c.refuted or c.conditional)]
-    if not any(w in DENYING for c in kept for w in c.words):
-        return False
     bare = [
         Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False) for c in kept
     ]
-    return bool(kept) and asserts(phrasing, bare) and not asserts(phrasing, kept)
+    if not kept or not asserts(phrasing, bare) or asserts(phrasing, kept):
+        return False
+    terms = [w for term in phrasing.terms for alt in term for w in alt]
+    return any(
+        c.words[i] in DENYING
+        and any(word_matches(t, s) for s in c.stems[i + 1 : i + 1 + DENIAL_REACH] for t in terms)
+        for c in kept
+        for i in range(len(c.words))
+    )
