@@ -216,3 +216,39 @@ def test_level_one_shows_the_worked_example_and_wants_it_in_your_own_words():
     verdicts = [e for e in r.events() if e["event"] == "verdict"]
     assert verdicts[0]["verdict"] == "partial" and "own words" in verdicts[0]["feedback"]
     assert [v["verdict"] for v in verdicts[1:]] == ["solid"] * 3
+
+
+# --- what the judge will not credit, through a whole scripted session ---------------------------
+
+
+def _session_verdicts(lines: list[str], concept: str = "jwt") -> list[str]:
+    r = lumente("practice", concept, "--json", "--no-memory", input=script(4, *lines))
+    assert r.exit_code == 0, r.stderr
+    return [e["verdict"] for e in r.events() if e["event"] == "verdict"]
+
+
+@pytest.mark.parametrize("concept", ["jwt", "cors", "idempotency"])
+def test_pasting_back_the_cues_or_the_guided_questions_scores_nothing(concept):
+    from lumente_cli.concepts.library import load_library
+
+    c = load_library().resolve(concept)
+    cues = [" ".join(part.cues) for _, part in c.parts()]
+    guided = [" ".join(part.guided) for _, part in c.parts()]
+    assert _session_verdicts(cues, concept) == ["missing"] * 4
+    assert _session_verdicts(guided, concept) == ["missing"] * 4
+
+
+def test_pasting_back_the_hint_just_shown_scores_nothing():
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=script(4, "?", "?", "?", "?", "?"))
+    hints = [e["message"] for e in r.events() if e["event"] == "hint"]
+    lines = ["?", "?", "?", "?", hints[-1], *["I don't know"] * 3]
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=script(4, *lines))
+    assert r.exit_code == 0, r.stderr
+    assert [e["verdict"] for e in r.events() if e["event"] == "verdict"][0] == "missing"
+
+
+def test_a_negated_answer_scores_nothing_where_the_plain_one_is_solid():
+    plain = JWT_SOLID["supraordinate"]
+    negated = "A JWT is not a kind of security token and it does not carry claims about the user."
+    assert _session_verdicts([plain, *["idk"] * 3])[0] == "solid"
+    assert _session_verdicts([negated, *["idk"] * 3])[0] == "missing"
