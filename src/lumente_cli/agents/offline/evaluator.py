@@ -86,36 +86,47 @@ def verdict_for(part: Part, j: Judgement) -> Verdict:
 
 @dataclass(frozen=True)
 class _Sources:
-    """What the student may have copied from: short texts compared as word bags,
-    long ones as ordered word pairs."""
+    """What the student may have copied from. What this session showed is compared
+    clause by clause: short texts (question, cues) as word bags, long ones (worked
+    example, hints) as ordered word pairs. Everything the concept holds, including
+    the reference and hints shown in earlier sessions, is compared over the whole
+    answer only, where a shared everyday phrase cannot make a copy."""
 
     bags: tuple[frozenset[str], ...]
-    pairs: tuple[frozenset[tuple[str, str]], ...]
+    shown_pairs: tuple[frozenset[tuple[str, str]], ...]
+    all_pairs: tuple[frozenset[tuple[str, str]], ...]
     shingles: frozenset[tuple[str, ...]]
     own: frozenset[str]  # the concept's own name: saying it is not copying
 
 
 def _sources(part: Part, shown: Shown, own: Iterable[str]) -> _Sources:
-    short = [part.question, shown.prompt, *shown.cues]
-    long = [part.reference, part.worked_example, *part.hints, shown.worked_example, *shown.hints]
     own_stems = frozenset(lang.stem(w) for text in own for w in lang.words(text))
-    bags = tuple(frozenset(_content(lang.words(t), own_stems)) for t in short if t.strip())
-    pairs = []
+    short = [part.question, shown.prompt, *shown.cues]
+    shown_long = [shown.worked_example, *shown.hints]
+    everything = [part.reference, part.worked_example, *part.hints, *part.cues, *part.guided, *shown_long, *short]
+
+    def pairs_of(texts: list[str]) -> tuple[frozenset[tuple[str, str]], ...]:
+        out = []
+        for text in texts:
+            if text.strip():
+                content = _content(lang.words(text), own_stems)
+                out.append(frozenset(zip(content, content[1:], strict=False)))
+        return tuple(out)
+
     shingles: set[tuple[str, ...]] = set()
-    for text in long + short:
-        if text.strip():
-            content = _content(lang.words(text), own_stems)
-            pairs.append(frozenset(zip(content, content[1:], strict=False)))
-            shingles |= lang.shingles(lang.words(text))
-    return _Sources(bags, tuple(pairs), frozenset(shingles), own_stems)
+    for text in everything:
+        shingles |= lang.shingles(lang.words(text))
+    bags = tuple(frozenset(_content(lang.words(t), own_stems)) for t in short if t.strip())
+    return _Sources(bags, pairs_of(shown_long), pairs_of(everything), frozenset(shingles), own_stems)
 
 
-def _ordered_copy(content: list[str], src: _Sources, min_pairs: int, share: float) -> bool:
-    """Most of these words' consecutive pairs appear, in order, in one shown text."""
+def _ordered_copy(content: list[str], sources: tuple[frozenset[tuple[str, str]], ...], min_pairs: int,
+                  share: float) -> bool:
+    """Most of these words' consecutive pairs appear, in order, in one of the texts."""
     pairs = list(zip(content, content[1:], strict=False))
     if len(pairs) < min_pairs:
         return False
-    return any(sum(p in source for p in pairs) / len(pairs) >= share for source in src.pairs)
+    return any(sum(p in source for p in pairs) / len(pairs) >= share for source in sources)
 
 
 def _content(ws: Iterable[str], own: frozenset[str]) -> list[str]:
@@ -129,7 +140,7 @@ def _copied(clause: lang.Clause, src: _Sources) -> bool:
     bag = set(content)
     if any(len(bag & b) / len(bag) >= BAG_COPY_SHARE for b in src.bags):
         return True
-    return _ordered_copy(content, src, ORDERED_COPY_MIN_PAIRS, ORDERED_COPY_SHARE)
+    return _ordered_copy(content, src.shown_pairs, ORDERED_COPY_MIN_PAIRS, ORDERED_COPY_SHARE)
 
 
 def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterable[str] = ()) -> Judgement:
@@ -172,7 +183,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
         if len(tokens) >= COPY_MIN_WORDS:
             runs = lang.shingles(tokens)
             whole_copy = bool(runs) and len(runs & src.shingles) / len(runs) >= COPY_RATIO
-        if _ordered_copy(_content(tokens, src.own), src, WHOLE_COPY_MIN_PAIRS, WHOLE_COPY_SHARE):
+        if _ordered_copy(_content(tokens, src.own), src.all_pairs, WHOLE_COPY_MIN_PAIRS, WHOLE_COPY_SHARE):
             whole_copy = True
         # Everything the answer says came from the screen: an echo, not an answer.
         if copied_any and not any(_content(c.words, src.own) for s in own_clauses for c in s):

@@ -152,8 +152,14 @@ def stems(text: str) -> list[str]:
     return [stem(w) for w in words(text)]
 
 
+# A line break inside a sentence is wrapping, not an end: it ends one only after
+# closing punctuation or before a bullet or a numbered item.
+_WRAPPED = re.compile(r"(?<![.!?:;\n])[ \t]*\n[ \t]*(?![-*•]|\d+[.)]|\n)")
+
+
 def sentences(text: str) -> list[str]:
     folded = _ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), normalise(text))
+    folded = _WRAPPED.sub(" ", folded)
     return [s for s in _SENTENCE_SPLIT.split(folded) if s.strip()]
 
 
@@ -360,13 +366,18 @@ def _read_sentence(sentence: str) -> list[Clause]:
     return [_clause(sep, text, r) for (sep, text), r in zip(parts, refuted, strict=True)]
 
 
+# These deny the few words of their own phrase ('without a base case', 'no lookup'),
+# not the rest of the clause ('without a base case Python raises RecursionError').
+_SHORT_SCOPE = frozenset({"without", "no", "instead", "rather", "none", "nothing"})
+SHORT_SCOPE_WORDS = 3
+
+
 def _clause(separator: str, text: str, refuted: bool) -> Clause:
     ws = tuple(words(text))
-    before: list[int] = []
-    count = 0
-    for w in ws:
-        before.append(count)
-        count += w in NEGATIONS
+    reach = [
+        (j, j + 1 + SHORT_SCOPE_WORDS if w in _SHORT_SCOPE else len(ws)) for j, w in enumerate(ws) if w in NEGATIONS
+    ]
+    before = [sum(j < i < end for j, end in reach) for i in range(len(ws))]
     denied: list[bool] = []
     for i in range(len(ws)):
         denied.append(
