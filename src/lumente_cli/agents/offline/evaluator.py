@@ -165,7 +165,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     all_clauses = [c for s in own_clauses for c in s]
     denied = [
         kp for kp in part.key_points
-        if kp not in covered and not _negative(kp) and any(lang.denies(lang.compile_phrasing(p), s) for p in kp.accept for s in own_clauses)
+        if not _negative(kp) and any(lang.denies(lang.compile_phrasing(p), s) for p in kp.accept for s in own_clauses)
     ]
     confusions: list[Confusion] = []
     refuted: list[Confusion] = []
@@ -194,7 +194,12 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
 def _negative(kp: KeyPoint) -> bool:
     """A key idea that is itself a denial ('CORS is not a CSRF defence'): saying 'not'
     near its words is agreeing with it."""
-    return any(w in lang.DENYING for w in lang.words(kp.point))
+    for _, clause in lang.clause_parts(lang.normalise(kp.point)):
+        ws = lang.words(clause)
+        # 'the browser enforces it, not the server' contrasts; 'CORS is not a CSRF defence' denies.
+        if ws and ws[0] not in lang.DENYING and any(w in lang.DENYING for w in ws):
+            return True
+    return False
 
 
 def _asserted(phrasings: list[str], sentences: list[list[lang.Clause]]) -> bool:

@@ -348,7 +348,7 @@ class Clause:
 
 _CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "otherwise", "until"})
 # Negations that deny a statement, as opposed to 'without', 'instead', 'impossible'...
-DENYING = frozenset({"not", "never", "no"})
+DENYING = frozenset({"not", "never", "no", "nothing"})
 # A denial stands right before what it denies: 'not one-way', "doesn't need a base case".
 DENIAL_REACH = 4
 
@@ -386,7 +386,8 @@ def _clause(separator: str, text: str, refuted: bool) -> Clause:
                 for j in range(i + 1, len(ws))
             )
         )
-    conditional = separator in _CONDITIONAL or any(w in _CONDITIONAL for w in ws[:4])
+    # 'Without a base case, it never stops' is a hypothesis too.
+    conditional = separator in _CONDITIONAL or any(w in _CONDITIONAL for w in ws[:4]) or ws[:1] == ("without",)
     if conditional:  # a negation inside a hypothesis does not deny anything
         before, denied = [0] * len(ws), [False] * len(ws)
     return Clause(separator, ws, tuple(stem(w) for w in ws), tuple(before), tuple(denied), refuted, conditional)
@@ -487,18 +488,23 @@ def mentions_nearby(phrasing: Phrasing, clause: Clause) -> bool:
 
 
 def denies(phrasing: Phrasing, clauses: list[Clause]) -> bool:
-    """All terms in this sentence, but some only under a negation: the sentence says
-    the opposite of the phrasing ('hashing is not one-way')."""
-    kept = [c for c in clauses if not (c.refuted or c.conditional)]
-    bare = [
-        Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False) for c in kept
-    ]
-    if not kept or not asserts(phrasing, bare) or asserts(phrasing, kept):
+    """One clause holds every word of the phrasing, and a denial ('not', 'never', 'no')
+    stands within a few content words before one of them: the clause says the opposite
+    ('hashing is not one-way', 'a recursive function does not need a base case').
+    A one-word phrasing is too thin to tell what is denied ('a hash is not for secrecy')."""
+    if sum(len(term[0]) for term in phrasing.terms) < 2:
         return False
     terms = [w for term in phrasing.terms for alt in term for w in alt]
-    return any(
-        c.words[i] in DENYING
-        and any(word_matches(t, s) for s in c.stems[i + 1 : i + 1 + DENIAL_REACH] for t in terms)
-        for c in kept
-        for i in range(len(c.words))
-    )
+    for c in clauses:
+        if c.refuted or c.conditional:
+            continue
+        bare = Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False)
+        if not asserts(phrasing, [bare]) or asserts(phrasing, [c]):
+            continue
+        for i, w in enumerate(c.words):
+            if w in DENYING:
+                # Count the reach in content words: 'does not leave the server in the same state'.
+                ahead = [s for x, s in zip(c.words[i + 1 :], c.stems[i + 1 :], strict=True) if x not in FUNCTION_WORDS]
+                if any(word_matches(t, s) for s in ahead[:DENIAL_REACH] for t in terms):
+                    return True
+    return False
