@@ -101,10 +101,10 @@ def offline_judge(library) -> Callable[[Case], str]:
 
 
 def claude_judge(library) -> Callable[[Case], str]:
+    from lumente_cli import settings as lumente_settings
     from lumente_cli.agents.factory import make_agents
-    from lumente_cli.settings import load_settings
 
-    settings = load_settings()
+    settings = lumente_settings.load()
     if not settings["anthropic_api_key"]:
         sys.exit("--provider claude needs ANTHROPIC_API_KEY (or `lumente config set anthropic_api_key`).")
     agents = {}
@@ -197,11 +197,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--provider", choices=("offline", "claude"), default="offline")
     ap.add_argument("--errors", action="store_true", help="list the tuning half's disagreements (never the holdout's)")
     ap.add_argument("--no-write", action="store_true", help="print only; leave results and docs alone")
+    ap.add_argument("--limit", type=int, default=0, help="judge only the first N answers of each half (a smoke run)")
     args = ap.parse_args(argv)
 
     library = load_library()
     corpus = load_corpus()
     generated = generated_cases(library)
+    if args.limit:
+        corpus = [c for c in corpus if not c.holdout][: args.limit] + [c for c in corpus if c.holdout][: args.limit]
+        generated = generated[: args.limit]
+        args.no_write = True
     judge = offline_judge(library) if args.provider == "offline" else claude_judge(library)
     got = {c.id: judge(c) for c in corpus + generated}
 

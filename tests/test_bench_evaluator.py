@@ -1,0 +1,88 @@
+"""bench/evaluator.py measures the judge on the independent corpus: it runs on both
+providers, docs/benchmarks.md quotes its last results, and the offline judge does
+not fall back below what the corpus last measured."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from collections import Counter
+
+from fake_messages_api import FakeMessagesAPI
+from helpers import BENCH, load_bench
+
+ROOT = BENCH.parent
+bench = load_bench("evaluator")
+
+
+def test_the_corpus_is_independent_spread_and_frozen_in_shape():
+    cases = bench.load_corpus()
+    assert len(cases) >= 40 * 13
+    per_concept = Counter(c.concept for c in cases)
+    assert min(per_concept.values()) >= 40
+    kinds = Counter(c.kind for c in cases)
+    for kind in ("paraphrase_good", "textbook_good", "long_correct", "partial_vague", "partial_one_idea",
+                 "misconception", "negated", "keyword_list", "off_topic", "dont_know", "echoed_question",
+                 "wrong_concept", "refuting_misconception"):
+        assert kinds[kind] >= 13, kind
+    assert len({c.id for c in cases}) == len(cases)
+    holdout = sum(c.holdout for c in cases) / len(cases)
+    assert 0.2 < holdout < 0.4
+    for path in (ROOT / "tests" / "data" / "corpus").glob("*.toml"):
+        for a in tomllib.loads(path.read_text("utf-8"))["answer"]:
+            assert list(a) == ["id", "concept", "part", "kind", "answer", "expected", "why"]
+
+
+def test_the_docs_quote_the_last_results():
+    doc = json.loads((BENCH / "results" / "evaluator.json").read_text("utf-8"))
+    docs = (ROOT / "docs" / "benchmarks.md").read_text("utf-8")
+    assert bench.tables(doc["halves"]) in docs, "docs/benchmarks.md is stale: python bench/evaluator.py"
+
+
+def test_the_offline_judge_holds_what_the_corpus_last_measured():
+    """A change that makes the judge praise wrong answers again fails here."""
+    doc = json.loads((BENCH / "results" / "evaluator.json").read_text("utf-8"))
+    library = bench.load_library()
+    cases = bench.load_corpus()
+    generated = bench.generated_cases(library)
+    judge = bench.offline_judge(library)
+    got = {c.id: judge(c) for c in cases + generated}
+    now = {
+        "tuning": bench.score([c for c in cases if not c.holdout], got),
+        "holdout": bench.score([c for c in cases if c.holdout], got),
+        "generated": bench.score(generated, got),
+    }
+    assert now == doc["halves"], "the judge's verdicts changed: rerun python bench/evaluator.py and read the table"
+
+
+def test_a_smoke_run_prints_the_tables_and_writes_nothing():
+    before = (ROOT / "docs" / "benchmarks.md").read_bytes()
+    proc = subprocess.run([sys.executable, str(BENCH / "evaluator.py"), "--limit", "20"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "exact agreement" in proc.stdout and "Confusion matrix" in proc.stdout
+    assert (ROOT / "docs" / "benchmarks.md").read_bytes() == before
+
+
+def test_the_claude_judge_runs_on_the_same_corpus_against_the_messages_api():
+    with FakeMessagesAPI() as api:
+        env = {"ANTHROPIC_API_KEY": "sk-ant-test-bench", "ANTHROPIC_BASE_URL": api.url, "LUMENTE_MODEL": "claude-haiku-5-5"}
+        import os
+
+        proc = subprocess.run([sys.executable, str(BENCH / "evaluator.py"), "--provider", "claude", "--limit", "3"],
+                              capture_output=True, text=True, timeout=180, env={**os.environ, **env})
+    assert proc.returncode == 0, proc.stderr
+    assert "Evaluator: claude" in proc.stdout
+    assert api.roles() and set(api.roles()) == {"evaluator"}
+    assert len(api.seen) == 9  # 3 answers from each half and 3 generated cases
+
+
+def test_the_claude_judge_needs_a_key():
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC", "LUMENTE"))}
+    proc = subprocess.run([sys.executable, str(BENCH / "evaluator.py"), "--provider", "claude", "--limit", "1"],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode != 0 and "ANTHROPIC_API_KEY" in proc.stderr and "Traceback" not in proc.stderr
