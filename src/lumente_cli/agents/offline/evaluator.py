@@ -46,7 +46,7 @@ ORDERED_COPY_SHARE = 0.6
 ORDERED_COPY_MIN_PAIRS = 3
 # The same test over the whole answer, for a text pasted with a few words dropped.
 WHOLE_COPY_SHARE = 0.7
-WHOLE_COPY_MIN_PAIRS = 4
+WHOLE_COPY_MIN_PAIRS = 6
 # Share of the whole answer's 4-word runs found in the shipped text that marks a copy.
 COPY_RATIO = 0.6
 COPY_MIN_WORDS = 10
@@ -165,13 +165,13 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     all_clauses = [c for s in own_clauses for c in s]
     denied = [
         kp for kp in part.key_points
-        if not _negative(kp) and any(lang.denies(lang.compile_phrasing(p), s) for p in kp.accept for s in own_clauses)
+        if any(lang.denies(lang.compile_phrasing(p), s, _agreeing(kp)) for p in kp.accept for s in own_clauses)
     ]
     confusions: list[Confusion] = []
     refuted: list[Confusion] = []
     for confusion in part.confusions:
         phrasings = [lang.compile_phrasing(m) for m in confusion.match]
-        clauses = [c for s in own_clauses for c in s]
+        clauses = [c for s in own_clauses for c in lang.with_consequences(s)]
         if any(lang.asserts_nearby(p, c) for p in phrasings for c in clauses):
             confusions.append(confusion)
         elif any(lang.mentions_nearby(p, c) for p in phrasings for c in clauses):
@@ -191,15 +191,10 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     return Judgement(covered, confusions, _listed(answer, len(covered)), whole_copy, named, refuted, denied)
 
 
-def _negative(kp: KeyPoint) -> bool:
-    """A key idea that is itself a denial ('CORS is not a CSRF defence'): saying 'not'
-    near its words is agreeing with it."""
-    for _, clause in lang.clause_parts(lang.normalise(kp.point)):
-        ws = lang.words(clause)
-        # 'the browser enforces it, not the server' contrasts; 'CORS is not a CSRF defence' denies.
-        if ws and ws[0] not in lang.DENYING and any(w in lang.DENYING for w in ws):
-            return True
-    return False
+def _agreeing(kp: KeyPoint) -> frozenset[str]:
+    """What the key idea itself denies ('CORS is not a CSRF defence'): an answer that
+    says 'not' before those words agrees with it."""
+    return lang.denied_in(kp.point)
 
 
 def _asserted(phrasings: list[str], sentences: list[list[lang.Clause]]) -> bool:

@@ -32,7 +32,9 @@ _AND = re.compile(r"\band\b")
 # A finite verb on both sides of "and" marks two clauses ("hashing is one way and
 # encryption is reversible"); without one it joins words ("hashing and encryption are").
 _CLAUSE_VERBS = frozenset(
-    "is are was were can cannot could does do did will would has have had should must may might means mean".split()
+    "is are was were can cannot could does do did will would has have had should must may might means mean"
+    # typed without the apostrophe, which is how a hurried 'it's' usually arrives
+    " its theres thats whats".split()
 )
 
 NEGATIONS = frozenset(
@@ -348,9 +350,10 @@ class Clause:
 
 _CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "otherwise", "until"})
 # Negations that deny a statement, as opposed to 'without', 'instead', 'impossible'...
-DENYING = frozenset({"not", "never", "no", "nothing"})
+DENYING = frozenset({"not", "never", "no"})
 # A denial stands right before what it denies: 'not one-way', "doesn't need a base case".
 DENIAL_REACH = 4
+SHORT_DENIAL_REACH = 2
 
 
 def read(text: str) -> list[list[Clause]]:
@@ -487,11 +490,36 @@ def mentions_nearby(phrasing: Phrasing, clause: Clause) -> bool:
                                            clause.denied_after, False))
 
 
-def denies(phrasing: Phrasing, clauses: list[Clause]) -> bool:
+def _content_ahead(c: Clause, i: int) -> list[str]:
+    """The content words a denial at word i reaches: a few for 'not' and 'never', the
+    noun phrase for 'no' ('no key and anybody can decode it' denies only the key)."""
+    short = c.words[i] in _SHORT_SCOPE
+    ahead: list[str] = []
+    for x, s in zip(c.words[i + 1 :], c.stems[i + 1 :], strict=True):
+        if short and x in ("and", "or"):
+            break
+        if x not in FUNCTION_WORDS:
+            ahead.append(s)
+    return ahead[: SHORT_DENIAL_REACH if short else DENIAL_REACH]
+
+
+def denied_in(text: str) -> frozenset[str]:
+    """The stems a text itself denies ('CORS is not a CSRF defence': csrf, defenc)."""
+    out: set[str] = set()
+    for sentence in read(text):
+        for c in sentence:
+            for i, w in enumerate(c.words):
+                if w in DENYING:
+                    out.update(_content_ahead(c, i))
+    return frozenset(out)
+
+
+def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] = frozenset()) -> bool:
     """One clause holds every word of the phrasing, and a denial ('not', 'never', 'no')
     stands within a few content words before one of them: the clause says the opposite
     ('hashing is not one-way', 'a recursive function does not need a base case').
-    A one-word phrasing is too thin to tell what is denied ('a hash is not for secrecy')."""
+    A one-word phrasing is too thin to tell what is denied ('a hash is not for secrecy').
+    Words the key idea itself denies (`agreeing`) are agreement, not denial."""
     if sum(len(term[0]) for term in phrasing.terms) < 2:
         return False
     terms = [w for term in phrasing.terms for alt in term for w in alt]
@@ -504,7 +532,27 @@ def denies(phrasing: Phrasing, clauses: list[Clause]) -> bool:
         for i, w in enumerate(c.words):
             if w in DENYING:
                 # Count the reach in content words: 'does not leave the server in the same state'.
-                ahead = [s for x, s in zip(c.words[i + 1 :], c.stems[i + 1 :], strict=True) if x not in FUNCTION_WORDS]
-                if any(word_matches(t, s) for s in ahead[:DENIAL_REACH] for t in terms):
+                ahead = [s for s in _content_ahead(c, i) if s not in agreeing]
+                if any(word_matches(t, s) for s in ahead for t in terms):
                     return True
     return False
+
+
+# A clause and the consequence it draws ('asyncio is single-threaded, so races can't
+# happen') make one claim, and a misconception may span them.
+_CONSEQUENCE = frozenset({"so", "because", "since", "therefore", "thus", "hence", "meaning"})
+
+
+def with_consequences(clauses: list[Clause]) -> list[Clause]:
+    """The clauses, plus each clause joined to the consequence that follows it."""
+    out = list(clauses)
+    for a, b in zip(clauses, clauses[1:], strict=False):
+        if b.separator in _CONSEQUENCE and not (a.refuted or b.refuted):
+            # Each part keeps its own negations: 'can't' in the consequence denies only it.
+            out.append(
+                Clause(
+                    a.separator, a.words + b.words, a.stems + b.stems, a.negations_before + b.negations_before,
+                    a.denied_after + b.denied_after, False, a.conditional or b.conditional,
+                )
+            )
+    return out
