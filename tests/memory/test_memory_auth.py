@@ -167,3 +167,25 @@ def test_embedded_mode_needs_no_key_and_has_no_key_minting(client):
     assert client.me().principal_id == "local" and client.me().enforce is False
     with pytest.raises(MemoryForbidden):
         client.mint_key(MintKeyBody())
+
+
+def test_a_grant_stops_at_its_own_segment_not_at_a_sibling_whose_name_extends_it(served, admin):
+    """`learner/p_abc/*` covers learner/p_abc and below, never learner/p_abcd."""
+    admin.register_scope("learner/p_abcd")
+    admin.write_facts(fact("gap", "theirs", scope="learner/p_abcd"), idempotency_key="theirs")
+    mine = learner_client(served, admin, "p_abc")
+    with pytest.raises(MemoryForbidden):
+        mine.write_facts(fact("gap", "mine", scope="learner/p_abcd"), idempotency_key="x")
+    with pytest.raises(MemoryForbidden):
+        mine.forget_scope("learner/p_abcd")
+    with pytest.raises(MemoryForbidden):
+        mine.register_scope("learner/p_abcd/device")
+    assert mine.entity("topic", ENTITY) is None
+    assert mine.history("topic", ENTITY, "gap") == []
+    assert [n.path for n in mine.list_scopes()] == []
+    mine.register_scope("learner/p_abc")  # its own region still works
+    mine.write_facts(fact("gap", "mine"), idempotency_key="mine")
+    assert [a.value for a in mine.entity("topic", ENTITY).attributes] == ["mine"]
+    assert [h.value for h in admin.history("topic", ENTITY, "gap")] == ["mine", "theirs"] or \
+        sorted(h.value for h in admin.history("topic", ENTITY, "gap")) == ["mine", "theirs"]
+    mine.close()

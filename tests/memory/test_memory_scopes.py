@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 from memhelpers import ENTITY, LEARNER, fact, raw
+
+from lumente_cli.memory.wire import FactsRequest, Triple, TripleEntity
 
 from lumente_cli.memory.client import MemoryRequestError
 
@@ -69,13 +73,20 @@ def test_tombstone_errors(engine):
 
 
 def test_forget_erases_every_row_in_the_subtree_and_counts_them(engine, client, clock):
-    client.write_facts(fact("gap", "one"), idempotency_key="f1")              # session, turn, entity, attribute
+    related = FactsRequest(infer="triples", scopes=[[LEARNER]], triples=[
+        Triple(entity=TripleEntity(type="topic", name=ENTITY), key="related_to",
+               target=TripleEntity(type="concept", name="p_abc_oauth")),
+    ])
+    client.write_facts(related, idempotency_key="f0")                          # session, turn, 2 entities, relation
+    with sqlite3.connect(engine.db_path) as con:
+        assert con.execute("SELECT COUNT(*) FROM relation").fetchone()[0] == 1  # so its erasure below is tested
+    client.write_facts(fact("gap", "one"), idempotency_key="f1")              # session, turn, attribute
     clock.advance(minutes=1)
     client.write_facts(fact("gap", "two"), idempotency_key="f2")              # session, turn, attribute
     client.write_facts(fact("level_coordinate", "l", name="p_abc_oauth"), idempotency_key="f3")  # 4 rows
     client.register_scope(LEARNER + "/device/laptop")
     client.write_facts(fact("gap", "deep", scope=LEARNER + "/device/laptop"), idempotency_key="f4")  # 4 rows
-    assert client.forget_scope(LEARNER) == 4 + 3 + 4 + 4
+    assert client.forget_scope(LEARNER) == 5 + 3 + 3 + 4 + 4
     assert client.entity("topic", ENTITY) is None
     assert client.entity("topic", ENTITY, as_of="2030-01-01T00:00:00Z") is None
     assert client.entity("topic", "p_abc_oauth") is None
