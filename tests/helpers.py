@@ -21,8 +21,9 @@ JWT_SOLID = {
     "self-contained. It is signed but not encrypted, so anyone can decode and read it.",
     "attributes": "It has three parts separated by dots: a header, a payload with claims like exp and sub, "
     "and a signature that detects tampering. Each part is base64url encoded JSON.",
-    "subordinate": "There are signed JWTs (JWS) and encrypted ones (JWE), and by use there are access "
-    "tokens and ID tokens from OpenID Connect.",
+    "subordinate": "There are signed JWTs (JWS), which anyone can read, and encrypted ones (JWE), which hide "
+    "the payload. By use, access tokens let a client call an API, while ID tokens from OpenID Connect tell the "
+    "app who logged in.",
 }
 JWT_QUESTIONS = {
     "supraordinate": "Why is a JWT called a token and not a credential format?",

@@ -255,3 +255,49 @@ def test_no_color_on_a_real_terminal_has_no_colour_or_style_sequences():
     assert "JSON Web Token" in plain and ESC not in plain
     flag = _on_a_terminal("--no-color", "doctor", env={})
     assert "python" in flag and ESC not in flag
+
+
+EVIL = "\x1b]52;c;ZXZpbA==\x07\x1b[2J\x1b]8;;http://evil.example\x07\u202eRTL\u2066iso\u2069\x9b31m"
+
+
+def _poison(value):
+    """Every string of a concept, recursively, with escape sequences and bidi controls."""
+    if isinstance(value, str):
+        return value + EVIL
+    if isinstance(value, list):
+        return [_poison(v) for v in value]
+    if isinstance(value, dict):
+        return {k: (v if k in ("id", "accept", "match", "names", "kind", "expect", "required", "core", "solid_needs")
+                    else _poison(v)) for k, v in value.items()}
+    return value
+
+
+def _dirty(output: str) -> list[str]:
+    return [c for c in ("\x1b", "\x07", "\x9b", "\u202e", "\u2066", "\u2069") if c in output]
+
+
+def test_no_text_of_a_user_concept_reaches_the_terminal_raw_in_any_field():
+    """Prompts, guided questions, cues, worked examples, hints, nudges, references and
+    the coach: a session that shows each of them prints none of the controls."""
+    import tomllib
+
+    from lumente_cli.agents.claude.toml_writer import dumps
+
+    data = _poison(tomllib.loads(JWT))
+    data["id"] = "evil"
+    user = paths.current().user_concepts_dir
+    user.mkdir(parents=True, exist_ok=True)
+    (user / "evil.toml").write_text(dumps(data))
+    # Session 1 at level 2 (guided questions and cues), with every hint and nothing known:
+    # the nudges come back as feedback, and every level drops to 1.
+    taps = ["?"] * 6
+    first = lumente("practice", "evil", "--no-memory", input="4\n" + "\n".join([*taps, "no idea at all"] * 4) + "\n")
+    assert first.exit_code == 0, first.stderr
+    # Session 2 at level 1: the worked examples.
+    second = lumente("practice", "evil", "--no-memory", input="3\n" + "\n".join(["idk"] * 4) + "\n")
+    assert second.exit_code == 0, second.stderr
+    assert "Worked example" in second.stdout
+    for output in (first.stdout, first.stderr, second.stdout, second.stderr):
+        assert _dirty(output) == []
+    shown = lumente("concepts", "show", "evil")
+    assert shown.exit_code == 0 and _dirty(shown.stdout + shown.stderr) == []

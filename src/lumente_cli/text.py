@@ -15,7 +15,9 @@ _ESCAPES = re.compile(
     r"|\x1b[@-Z\\-_]"  # two-byte escapes
     r"|\x9b[0-?]*[ -/]*[@-~]"  # 8-bit CSI
 )
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Control characters, and the bidirectional overrides and isolates that make text
+# display in another order than it reads (a 'Trojan Source' in a fact id or a hint).
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 _C1 = re.compile(r"[\x7f-\x9f\u2028\u2029]")

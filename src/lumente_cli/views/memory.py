@@ -11,11 +11,12 @@ from rich.text import Text
 
 from lumente_cli.memory.inspect import ShownFact
 from lumente_cli.parts import LABELS
+from lumente_cli.text import sanitize
 from lumente_cli.views.console import Indented, safe
 
 
 def _when(stamp: str | None) -> str:
-    return f"{stamp[:10]} {stamp[11:16]}Z" if stamp else "-"
+    return sanitize(f"{stamp[:10]} {stamp[11:16]}Z") if stamp else "-"
 
 
 def _group_label(fact: ShownFact) -> str:
@@ -23,12 +24,12 @@ def _group_label(fact: ShownFact) -> str:
 
 
 def _provenance_lines(fact: ShownFact) -> tuple[Text, Text]:
-    first = Text(fact.id, style="dim cyan")
+    first = safe(fact.id, "dim cyan")
     first.append(f"  written {_when(fact.written_at)}", style="dim")
     second = Text(style="dim")
     if fact.source_kind:
         trust = f", trust {fact.trust:.2f}" if fact.trust is not None else ""
-        second.append(f"source {fact.source_kind}{trust} · ")
+        second.append(sanitize(f"source {fact.source_kind}{trust} · "))
     second.append(f"sent to {fact.reads} agent call{'s' if fact.reads != 1 else ''}")
     return first, second
 
@@ -66,7 +67,8 @@ def chains(chain_list: Iterable[list[ShownFact]], names: dict[str, str]) -> Rend
             continue
         head = chain[0]
         title = safe(f"{names.get(head.concept, head.concept)} · {_group_label(head)}", "bold")
-        title.append(f"  {head.key}, {len(chain)} value{'s' if len(chain) != 1 else ''}, newest first", style="dim")
+        title.append(sanitize(f"  {head.key}, {len(chain)} value{'s' if len(chain) != 1 else ''}, newest first"),
+                     style="dim")
         blocks.append(title)
         grid = Table.grid(padding=(0, 1))
         grid.add_column(no_wrap=True, min_width=19)
@@ -78,7 +80,7 @@ def chains(chain_list: Iterable[list[ShownFact]], names: dict[str, str]) -> Rend
                 mark = Text(f"○ until\n  {_when(fact.valid_until)}", style="dim")
             body = Text.assemble(safe(fact.sentence), "\n", _provenance(fact))
             if fact.superseded_by:
-                body.append(f"\nreplaced by {fact.superseded_by}", style="dim")
+                body.append(sanitize(f"\nreplaced by {fact.superseded_by}"), style="dim")
             grid.add_row(mark, body)
         blocks.append(Padding(grid, (0, 0, 1, 2)))
     return Group(*blocks)

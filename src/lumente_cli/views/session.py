@@ -27,7 +27,7 @@ def memory_block(citations: list[dict[str, Any]]) -> RenderableType | None:
     grid.add_column(no_wrap=True)
     grid.add_column(ratio=1)
     for c in citations:
-        grid.add_row("•", Text.assemble(safe(c["sentence"]), "\n", Text(c["id"], style="dim cyan")))
+        grid.add_row("•", Text.assemble(safe(c["sentence"]), "\n", safe(c["id"], "dim cyan")))
     return Group(Text("From what Lumente remembers:", style="dim italic"), Padding(grid, (0, 0, 0, 2)))
 
 

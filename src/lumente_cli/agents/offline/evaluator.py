@@ -213,7 +213,9 @@ def _listed(answer: str, covered: int) -> bool:
     tokens = text.split()
     if len(tokens) >= STUFFING_MIN_WORDS:
         explaining = sum(t.strip(".,:;!?()") in _EXPLAINING for t in tokens)
-        return explaining / len(tokens) < STUFFING_RATIO
+        # Terse prose still has a verb ('the origin is the domain and port'); a run of keywords has none.
+        has_verb = any(w in lang.CLAUSE_VERBS for w in lang.words(text))
+        return explaining / len(tokens) < STUFFING_RATIO and not has_verb
     return covered >= 2  # two ideas in one or two words is a list, not an explanation
 
 

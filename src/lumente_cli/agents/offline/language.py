@@ -31,7 +31,7 @@ _CLAUSE_SPLIT = re.compile(
 _AND = re.compile(r"\band\b")
 # A finite verb on both sides of "and" marks two clauses ("hashing is one way and
 # encryption is reversible"); without one it joins words ("hashing and encryption are").
-_CLAUSE_VERBS = frozenset(
+CLAUSE_VERBS = frozenset(
     "is are was were can cannot could does do did will would has have had should must may might means mean"
     # typed without the apostrophe, which is how a hurried 'it's' usually arrives
     " its theres thats whats".split()
@@ -203,7 +203,7 @@ def _split_and(clause: str) -> list[str]:
 
 
 def _has_verb(text: str) -> bool:
-    return any(w in _CLAUSE_VERBS for w in words(text))
+    return any(w in CLAUSE_VERBS for w in words(text))
 
 
 @lru_cache(maxsize=65536)
