@@ -159,9 +159,13 @@ def stems(text: str) -> list[str]:
 _WRAPPED = re.compile(r"(?<![.!?:;\n])[ \t]*\n[ \t]*(?![-*•]|\d+[.)]|\n)")
 
 
+# Short parentheses are notation, not an aside: 'O(1) is instant', 'f(x)'.
+_NOTATION = re.compile(r"\(([^()\s]{1,12}(?: [^()\s]{1,6})?)\)")
+
+
 def sentences(text: str) -> list[str]:
     folded = _ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), normalise(text))
-    folded = _WRAPPED.sub(" ", folded)
+    folded = _NOTATION.sub(lambda m: " " + m.group(1) + " ", _WRAPPED.sub(" ", folded))
     return [s for s in _SENTENCE_SPLIT.split(folded) if s.strip()]
 
 
@@ -314,7 +318,7 @@ _IDIOMS = (
 # After a negation, these make the denial point back at what came before it.
 _DENIED_PREDICATES = frozenset(
     _stem(w)
-    for w in "need needed required necessary true case possible exists involved correct right how what real accurate".split()
+    for w in "need needed required necessary true possible exists involved correct right how what real accurate".split()
 )
 _TURNS = frozenset({"but", "however", "yet", "instead", "although", "though"})
 _TURN_STARTS = re.compile(r"^\s*(?:actually|in fact|in reality|really|the truth is|truth is|in truth)\b")
@@ -385,7 +389,7 @@ def _clause(separator: str, text: str, refuted: bool) -> Clause:
     for i in range(len(ws)):
         denied.append(
             any(
-                ws[j] in NEGATIONS and any(_stem(x) in _DENIED_PREDICATES for x in ws[j + 1 : j + 4])
+                ws[j] in DENYING and any(_stem(x) in _DENIED_PREDICATES for x in ws[j + 1 : j + 4])
                 for j in range(i + 1, len(ws))
             )
         )
