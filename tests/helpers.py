@@ -104,6 +104,7 @@ def load_bench(name: str):  # noqa: ANN201 - a module
     spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while it loads
     saved = list(sys.path)
     sys.path.insert(0, str(BENCH))
     try:

@@ -214,7 +214,7 @@ def test_level_one_shows_the_worked_example_and_wants_it_in_your_own_words():
     assert all(e["level"] == 1 and e["worked_example"] for e in started)
     assert "explain it back in your own words" in started[0]["prompt"]
     verdicts = [e for e in r.events() if e["event"] == "verdict"]
-    assert verdicts[0]["verdict"] == "partial" and "own words" in verdicts[0]["feedback"]
+    assert verdicts[0]["verdict"] == "missing" and "own words" in verdicts[0]["feedback"]  # a copy covers nothing
     assert [v["verdict"] for v in verdicts[1:]] == ["solid"] * 3
 
 
@@ -242,7 +242,7 @@ def test_pasting_back_the_hint_just_shown_scores_nothing():
     r = lumente("practice", "jwt", "--json", "--no-memory", input=script(4, "?", "?", "?", "?", "?"))
     hints = [e["message"] for e in r.events() if e["event"] == "hint"]
     lines = ["?", "?", "?", "?", hints[-1], *["I don't know"] * 3]
-    r = lumente("practice", "jwt", "--json", "--no-memory", input=script(4, *lines))
+    r = lumente("practice", "jwt", "--json", "--no-memory", "--restart", input=script(4, *lines))
     assert r.exit_code == 0, r.stderr
     assert [e["verdict"] for e in r.events() if e["event"] == "verdict"][0] == "missing"
 
