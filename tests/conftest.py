@@ -31,19 +31,13 @@ def isolated_home(tmp_path, monkeypatch):
         ("XDG_CACHE_HOME", "cache"),
     ):
         monkeypatch.setenv(var, str(tmp_path / "xdg" / sub))
-    for var in (
-        "LUMENTE_HOME",
-        "LUMENTE_MEMORY_URL",
-        "LUMENTE_MEMORY_CONTEXT",
-        "LUMENTE_MEMORY_API_KEY",
-        "LUMENTE_MODEL",
-        "LUMENTE_PROVIDER",
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_AUTH_TOKEN",
-        "NO_COLOR",
-        "FORCE_COLOR",
-    ):
-        monkeypatch.delenv(var, raising=False)
+    # Whatever the developer's shell exports (LUMENTE_MEMORY=off, LUMENTE_DEBUG, a real
+    # key...) must not reach a test: every Lumente and Anthropic variable goes.
+    import os
+
+    for var in list(os.environ):
+        if var.startswith(("LUMENTE_", "ANTHROPIC_")) or var in ("NO_COLOR", "FORCE_COLOR"):
+            monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("COLUMNS", "80")
     return tmp_path

@@ -56,6 +56,15 @@ def lumente(*args: str, input: bytes | str | None = None, env: dict[str, str] | 
     return Result(r.exit_code, r.stdout, r.stderr)
 
 
+def isolated_environ() -> dict[str, str]:
+    """os.environ without the developer's Lumente and Anthropic settings: for processes
+    started outside a test's own isolation (module-scoped servers)."""
+    return {
+        k: v for k, v in os.environ.items()
+        if not k.startswith(("LUMENTE_", "ANTHROPIC_")) and k not in ("NO_COLOR", "FORCE_COLOR")
+    }
+
+
 def lumente_process(
     *args: str, input: bytes | str | None = None, env: dict[str, str] | None = None, timeout: float = 60
 ) -> Result:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx2
+from helpers import isolated_environ
 
 CONTEXT = "lumente"
 
@@ -65,7 +66,7 @@ class Served:
         self.err_path = self.workdir / f"serve-{self.runs}.err"
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(self.argv(port), stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                         env={**os.environ, **self.env})
+                                         env={**isolated_environ(), **self.env})
         self.url = wait_for_url(self.proc, self.out_path, self.err_path, timeout)
         if self.generate_key:
             found = re.search(r"admin key \(shown once; only its hash is stored\): (\S+)", self.stderr())
@@ -207,7 +208,7 @@ class Background:
         stdin_path.write_text(input)
         with open(stdin_path, "rb") as stdin, open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen([sys.executable, "-m", "lumente_cli", *args], stdin=stdin, stdout=out,
-                                         stderr=err, env={**os.environ, **env})
+                                         stderr=err, env={**isolated_environ(), **env})
 
     def wait(self, timeout: float = 60) -> tuple[int, str, str]:
         try:
@@ -248,3 +249,31 @@ def chains_whole(server: Served, pseudo: str, concept: str = "jwt") -> dict[str,
                 assert newer.value != older.value, key
             out[key] = rows
     return out
+
+
+def _server_sockets(port: int) -> list[tuple[int, int]]:
+    """(rx_queue, remote port) of every ESTABLISHED socket whose local port is `port`."""
+    out = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            local, remote, state, queues = fields[1], fields[2], fields[3], fields[4]
+            if state == "01" and int(local.rsplit(":", 1)[1], 16) == port:
+                out.append((int(queues.split(":")[1], 16), int(remote.rsplit(":", 1)[1], 16)))
+    return out
+
+
+def wait_until_read(port: int, connections: int, timeout: float = 10) -> None:
+    """Until the server holds this many connections and has read everything sent on
+    them: a request is then inside the server, without guessing with a sleep."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        sockets = _server_sockets(port)
+        if len(sockets) >= connections and all(rx == 0 for rx, _ in sockets):
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"the server did not take {connections} connections within {timeout} s: {_server_sockets(port)}")
