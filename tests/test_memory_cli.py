@@ -196,6 +196,8 @@ def test_empty_memory_reads_are_friendly():
 
 
 def test_memory_output_reads_at_80_columns_and_without_color(two_concepts):
-    r = lumente("memory", "history", env={"NO_COLOR": "1", "COLUMNS": "80"})
+    coloured = lumente("memory", "history", env={"FORCE_COLOR": "1", "COLUMNS": "80"})
+    assert "\x1b[" in coloured.stdout  # so the plain run below is a real comparison
+    r = lumente("memory", "history", env={"NO_COLOR": "1", "FORCE_COLOR": "1", "COLUMNS": "80"})
     assert "\x1b[" not in r.stdout
     assert max(len(line) for line in r.stdout.splitlines()) <= 80

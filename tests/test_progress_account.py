@@ -44,8 +44,12 @@ def test_progress_ignores_unfinished_sessions_and_rejects_unknown_concepts():
 
 def test_progress_degrades_to_plain_text_with_no_color():
     lumente("practice", "jwt", "--no-memory", input=solid_script(4))
-    r = lumente("--no-color", "progress", env={"NO_COLOR": "1"})
-    assert "\x1b[" not in r.stdout
+    # FORCE_COLOR makes Rich colour even into a pipe, so the comparison means something.
+    coloured = lumente("progress", env={"FORCE_COLOR": "1"})
+    assert "\x1b[" in coloured.stdout
+    for env, args in (({"NO_COLOR": "1", "FORCE_COLOR": "1"}, ()), ({"FORCE_COLOR": "1"}, ("--no-color",))):
+        r = lumente(*args, "progress", env=env)
+        assert r.exit_code == 0 and "\x1b[" not in r.stdout, args
 
 
 def test_login_changes_the_pseudonym_and_whoami_never_shows_the_secret():

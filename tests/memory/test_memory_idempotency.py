@@ -48,10 +48,14 @@ def test_same_key_different_body_is_409(client):
 def test_keys_are_per_context(engine, client):
     from memhelpers import client_for
 
-    client.write_facts(fact("gap", "v1"), idempotency_key="shared")
+    first = client.write_facts(fact("gap", "v1"), idempotency_key="shared")
     other = client_for(engine, context="other")
     other.register_scope(LEARNER)
-    other.write_facts(fact("gap", "different"), idempotency_key="shared")  # no 409: another context
+    second = other.write_facts(fact("gap", "different"), idempotency_key="shared")  # no 409: another context
+    # A real second write, not the first one's stored reply replayed across contexts.
+    assert second.extraction.turn_id != first.extraction.turn_id
+    assert [a.value for a in other.entity("topic", ENTITY).attributes] == ["different"]
+    assert [a.value for a in client.entity("topic", ENTITY).attributes] == ["v1"]
     other.close()
 
 
