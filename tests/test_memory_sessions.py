@@ -354,3 +354,38 @@ def test_a_corrupt_embedded_memory_file_does_not_stop_the_session():
     assert "cannot be opened" in unavailable["reason"]
     assert events_of(r, "memory_written")[0]["queued"] == 9
     assert db.read_bytes() == b"definitely not sqlite" * 50  # left alone
+
+
+def test_a_sessions_facts_keep_their_idempotency_keys_across_reruns(tmp_path):
+    """The promise 'stable across crashes and reruns': queueing the same finished session
+    again (a rerun after a crash) gives the same keys, adds no row, and the service
+    stores each fact once even when a delivery is repeated."""
+    rig = Rig(tmp_path)
+    try:
+        assert rig.run(["4", *JWT_SOLID.values()], memory_on=True) == 0
+        session_id = rig.events[0]["session_id"]
+        keys_sent = [h for r in rig.recorder.requests if r.method == "POST" and r.url.endswith("/facts")
+                     for k, h in r.headers if k.lower() == "idempotency-key"]
+        assert len(keys_sent) == 9
+        record = rig.store.session(session_id)
+        from lumente_cli.memory.backend import MemoryBackend
+        from lumente_cli.memory.service import LearnerMemory
+
+        backend = MemoryBackend("embedded", "recorded embedded memory", context="lumente", client_factory=rig.client)
+        memory = LearnerMemory(backend, rig.store, rig.pseudonym, rig.concept_id)
+        # The rerun: the same finished session queued again, as a process that crashed
+        # after queueing would do on its next start.
+        assert memory.queue_session(session_id, rig.concept.name, record.state, "2026-03-02T14:00:00Z") == 0
+        with rig.store.con:
+            rows = rig.store.con.execute("SELECT idempotency_key FROM memory_fact ORDER BY rowid").fetchall()
+            assert sorted(r[0] for r in rows) == sorted(keys_sent)
+            rig.store.con.execute("UPDATE memory_fact SET delivered_at = NULL")  # as if no reply came back
+        redelivered = memory.deliver(budget_s=None)
+        assert redelivered.written == 9 and redelivered.error is None
+        again = [h for r in rig.recorder.requests[-9:] for k, h in r.headers if k.lower() == "idempotency-key"]
+        assert sorted(again) == sorted(keys_sent)
+        history = rig.client().history(
+            "topic", rig.events[0].get("entity") or f"{rig.pseudonym}_jwt", "gap")
+        assert len(history) == 1  # stored once, not twice
+    finally:
+        rig.close()
