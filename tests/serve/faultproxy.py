@@ -67,6 +67,7 @@ class FaultProxy:
         self.rules: list[Rule] = []
         self.seen: list[tuple[str, str, str, int, bool]] = []
         self.lock = threading.Lock()
+        self.captured: list[bytes] = []
         self.in_flight = 0
         proxy = self
 
@@ -155,6 +156,9 @@ class _Handler(BaseHTTPRequestHandler):
         method, target = self.command, self.path
         path = target.split("?", 1)[0]
         headers = list(self.headers.items())
+        with proxy.lock:  # every byte that went towards the server, for the privacy checks
+            proxy.captured.append(f"{method} {target}\n".encode() + b"".join(
+                f"{k}: {v}\n".encode() for k, v in headers) + b"\n" + body)
         rule = proxy.take(method, path)
         with proxy.lock:
             proxy.in_flight += 1
