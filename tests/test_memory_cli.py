@@ -109,7 +109,7 @@ def test_forget_erases_the_scope_proves_it_and_leaves_another_learner_alone(two_
     other = doc("whoami")["pseudonym"]
     other_facts = doc("memory", "show")["facts"]
     assert other_facts
-    lumente("login", "root-again")
+    assert lumente("login", "root-again").exit_code == 0
     from lumente_cli.settings import write_setting
 
     # back to the first learner (the OS user name is the default sign-in)

@@ -104,7 +104,8 @@ def test_end_of_input_pauses_and_resume_continues_where_it_stopped():
 
 
 def test_restart_sets_the_paused_session_aside():
-    lumente("practice", "jwt", "--no-memory", input=script(5, JWT_SOLID["supraordinate"]))
+    paused = lumente("practice", "jwt", "--no-memory", input=script(5, JWT_SOLID["supraordinate"]))
+    assert paused.exit_code == 3  # the input ended: paused, as the test needs
     r = lumente("practice", "jwt", "--json", "--no-memory", "--restart", input=solid_script(4))
     assert r.exit_code == 0
     assert r.events()[0]["resumed"] is False

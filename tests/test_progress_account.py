@@ -36,14 +36,14 @@ def test_progress_tracks_levels_and_calibration_over_sessions():
 
 
 def test_progress_ignores_unfinished_sessions_and_rejects_unknown_concepts():
-    lumente("practice", "jwt", "--no-memory", input=script(4, "a token"))
+    assert lumente("practice", "jwt", "--no-memory", input=script(4, "a token")).exit_code == 3  # left paused
     assert '"concepts": []' in lumente("progress", "--json").stdout
     r = lumente("progress", "nope_nothing")
     assert r.exit_code == 2 and "unknown concept" in r.stderr
 
 
 def test_progress_degrades_to_plain_text_with_no_color():
-    lumente("practice", "jwt", "--no-memory", input=solid_script(4))
+    assert lumente("practice", "jwt", "--no-memory", input=solid_script(4)).exit_code == 0
     # FORCE_COLOR makes Rich colour even into a pipe, so the comparison means something.
     coloured = lumente("progress", env={"FORCE_COLOR": "1"})
     assert "\x1b[" in coloured.stdout
@@ -70,7 +70,7 @@ def test_login_changes_the_pseudonym_and_whoami_never_shows_the_secret():
     config = paths.current().config_file
     assert stat.S_IMODE(config.stat().st_mode) == 0o600
     # the same sign-in gives the same pseudonym again
-    lumente("login", "ada@example.com")
+    assert lumente("login", "ada@example.com").exit_code == 0
     assert json.loads(lumente("whoami", "--json").stdout)["pseudonym"] == after["pseudonym"]
 
 

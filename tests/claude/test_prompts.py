@@ -13,9 +13,18 @@ PROMPTS_DIR = Path(prompting.__file__).parent / "prompts"
 
 
 @pytest.mark.parametrize("role", sorted(PROMPT_FILES))
-def test_each_prompt_is_loaded_from_its_file(role):
+def test_each_prompt_is_package_data_and_says_what_the_agent_may_not_do(role):
+    import tomllib
+    from fnmatch import fnmatch
+    from importlib import resources
+
     text = load_prompt(role)
-    assert text == (PROMPTS_DIR / f"{role}.md").read_text(encoding="utf-8")
+    resource = resources.files("lumente_cli.agents.claude") / "prompts" / f"{role}.md"
+    assert resource.is_file() and len(text) > 500
+    # The wheel ships only what package-data names: the prompt must match one of its globs.
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text("utf-8"))
+    globs = pyproject["tool"]["setuptools"]["package-data"]["lumente_cli"]
+    assert any(fnmatch(f"agents/claude/prompts/{role}.md", g) for g in globs)
     assert text.startswith("# Lumente: the ")
     assert "## What you may not do" in text
     assert "instructions" in text  # each says what it is given is data, not instructions
