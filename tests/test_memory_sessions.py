@@ -21,7 +21,7 @@ from lumente_cli.memory.recall import MAX_FACTS, facts_of
 from lumente_cli.memory.wire import FactsRequest
 from lumente_cli.memory.writer import request_body, session_facts
 from lumente_cli.parts import PARTS
-from lumente_cli.session import AnswerJudged, HelpTapped, Predicted, advance, start
+from lumente_cli.session import AnswerJudged, Predicted, advance, start
 
 HELPED = script(4, "?", "?", JWT_SOLID["supraordinate"], *list(JWT_SOLID.values())[1:])
 

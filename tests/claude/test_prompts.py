@@ -6,10 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lumente_cli.agents.claude import prompting
 from lumente_cli.agents.claude.prompting import PROMPT_FILES, delimit, fact_lines, load_prompt
 
-PROMPTS_DIR = Path(prompting.__file__).parent / "prompts"
 
 
 @pytest.mark.parametrize("role", sorted(PROMPT_FILES))

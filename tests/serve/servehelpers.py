@@ -5,7 +5,6 @@ read-only looks into the server's SQLite file to count what was stored."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 import signal

@@ -162,7 +162,6 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
 
     covered = [kp for kp in part.key_points if _asserted(kp.accept, own_clauses)]
     named = [kp for kp in part.key_points if kp not in covered and kp.names and _asserted(kp.names, own_clauses)]
-    all_clauses = [c for s in own_clauses for c in s]
     denied = [
         kp for kp in part.key_points
         if any(lang.denies(lang.compile_phrasing(p), s, _agreeing(kp)) for p in kp.accept for s in own_clauses)
