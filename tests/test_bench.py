@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from helpers import BENCH, load_bench
 
 ROOT = BENCH.parent
@@ -43,6 +45,7 @@ def test_every_cold_start_command_is_held_to_the_floor_and_checked_for_anthropic
     assert all(f["baseline"] == "minimal typer app (floor)" for f in held)
 
 
+@pytest.mark.slow
 def test_the_harness_runs_every_section_quickly(tmp_path):
     before = {p.name: p.read_bytes() for p in (BENCH / "results").iterdir()}
     docs = (ROOT / "docs" / "benchmarks.md").read_bytes()

@@ -389,3 +389,33 @@ def test_a_sessions_facts_keep_their_idempotency_keys_across_reruns(tmp_path):
         assert len(history) == 1  # stored once, not twice
     finally:
         rig.close()
+
+
+def test_recall_for_a_session_leaves_out_the_facts_that_session_wrote(tmp_path):
+    """A session resumed after its facts were written (a crash before it was marked
+    finished) must not be compared with itself: its own rows are left out of recall."""
+    from lumente_cli.memory.backend import MemoryBackend
+    from lumente_cli.memory.service import LearnerMemory
+
+    rig = Rig(tmp_path)
+    try:
+        assert rig.run(["3", *JWT_SOLID.values()]) == 0
+        first = rig.events[0]["session_id"]
+        rig.events.clear()
+        assert rig.run(["7", "?", *JWT_SOLID.values()]) == 0
+        second = rig.events[0]["session_id"]
+        backend = MemoryBackend("embedded", "recorded embedded memory", context="lumente", client_factory=rig.client)
+        memory = LearnerMemory(backend, rig.store, rig.pseudonym, rig.concept_id)
+        own = rig.store.fact_ids_of_session(second)
+        assert own
+        as_itself = memory.recall(second)
+        assert as_itself.status == "recalled"
+        assert not {f.id for f in as_itself.facts} & own
+        gap = next(f for f in as_itself.facts if f.kind == "gap")
+        assert "guessed 3" in gap.sentence  # the first session's, not its own
+        as_another = memory.recall("s-someone-else")
+        assert {f.id for f in as_another.facts} & own
+        assert "guessed 7" in next(f for f in as_another.facts if f.kind == "gap").sentence
+        assert first != second
+    finally:
+        rig.close()

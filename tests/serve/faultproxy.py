@@ -14,6 +14,8 @@ for every one), and act:
 * "forward_then_drop": forward (the write lands), wait for `release`, then
              cut the connection without an answer (as a server killed before replying)
 * "drop":    cut the connection at once, unanswered
+* "rewrite": forward, then answer with `rewrite(body)` instead of the server's body
+             (a hostile or broken server: escapes in ids, malformed timestamps)
 
 When the upstream server is down (refused, reset, killed mid-request) the
 proxy cuts the client's connection unanswered, as a dead server would.
@@ -29,6 +31,7 @@ import re
 import socket
 import struct
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
@@ -47,6 +50,7 @@ class Rule:
     arrived: threading.Event = field(default_factory=threading.Event)
     forwarded: threading.Event = field(default_factory=threading.Event)
     release: threading.Event = field(default_factory=threading.Event)
+    rewrite: Callable[[bytes], bytes] | None = None
     hits: int = 0
 
     def matches(self, method: str, path: str) -> bool:
@@ -209,6 +213,8 @@ class _Handler(BaseHTTPRequestHandler):
             proxy.record(method, path, action, status, replayed)
             self._reply(200, [("Content-Type", "application/json")], b"{not json")
             return
+        if action == "rewrite" and rule.rewrite is not None:
+            data = rule.rewrite(data)
         proxy.record(method, path, action, status, replayed)
         try:
             self._reply(status, out_headers, data)

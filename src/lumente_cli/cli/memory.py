@@ -210,10 +210,13 @@ def sync(
     """Deliver the facts waiting in the outbox (each exactly once)."""
     from lumente_cli.memory.writer import deliver
 
+    import time
+
     results: list[dict[str, Any]] = []
+    deadline = _deadline()  # however the service behaves, sync ends within the read budget
     with _memory("reach memory") as (ws, backend):
         for scope in sorted({p.scope for p in ws.store.pending_facts()}):
-            d = deliver(ws.store, backend.client(), scope)
+            d = deliver(ws.store, backend.client(), scope, budget_s=max(0.0, deadline - time.monotonic()))
             results.append({"scope": scope, "written": d.written, "queued": d.queued, "error": d.error})
     written, queued = sum(r["written"] for r in results), sum(r["queued"] for r in results)
     if json_out:

@@ -124,8 +124,13 @@ class MemoryClient:
         backoff: tuple[float, ...] = (0.25, 0.5, 1.0),
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        wall_clock: bool = False,
     ) -> None:
         self._http = http
+        # Over a network a timeout restarts with every byte read, so a server that drips
+        # its answer would hold the caller for as long as it likes: there each attempt
+        # runs in a worker and is given up at the deadline, whatever the socket does.
+        self._wall_clock = wall_clock
         self.context = context
         self._api_key = api_key or None
         self.where = self._scrub(where or str(http.base_url))
@@ -257,8 +262,8 @@ class MemoryClient:
             if timeout is None:
                 raise self._fail(MemoryUnavailable, f"{op} gave up: the time allowed ran out")
             try:
-                resp = self._http.request(method, path, json=json_body, params=params, headers=headers,
-                                          timeout=timeout)
+                resp = self._attempt(op, deadline, method, path, json=json_body, params=params, headers=headers,
+                                     timeout=timeout)
             except httpx2.TransportError as exc:
                 error = self._fail(MemoryUnavailable, f"{op} failed: {self._describe(exc)}")
             except httpx2.HTTPError as exc:  # redirects, decoding: not worth retrying
@@ -274,6 +279,30 @@ class MemoryClient:
                 raise error from None
             self._sleep(pause)
             attempt += 1
+
+    def _attempt(self, op: str, deadline: float | None, method: str, path: str, **kwargs: Any) -> httpx2.Response:
+        """One request, read to its last byte. With a deadline and a real network, it is
+        abandoned when the deadline passes (connect, headers and body included)."""
+        if not self._wall_clock or deadline is None:
+            return self._http.request(method, path, **kwargs)
+        import threading
+
+        box: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                box["resp"] = self._http.request(method, path, **kwargs)  # reads the whole body
+            except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
+                box["error"] = exc
+
+        worker = threading.Thread(target=work, name=f"memory {op}", daemon=True)
+        worker.start()
+        worker.join(max(0.0, deadline - self._clock()))
+        if worker.is_alive():
+            raise self._fail(MemoryUnavailable, f"{op} gave up: no complete answer within the time allowed")
+        if "error" in box:
+            raise box["error"]
+        return box["resp"]
 
     def _describe(self, exc: Exception) -> str:
         detail = str(exc).strip()
@@ -382,4 +411,5 @@ def remote_client(url: str, *, context: str, api_key: str | None, timeout: float
     base = url.strip().rstrip("/")
     http = httpx2.Client(base_url=base, timeout=httpx2.Timeout(timeout), transport=transport,
                          follow_redirects=False)
-    return MemoryClient(http, context=context, api_key=api_key, where=f"memory at {_display_url(base)}")
+    return MemoryClient(http, context=context, api_key=api_key, where=f"memory at {_display_url(base)}",
+                        wall_clock=True)
