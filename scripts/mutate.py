@@ -109,7 +109,7 @@ MUTANTS = [
     M("views.raw_cue", f"{PKG}/views/session.py", 'Text("  · ", style="cyan") + safe(cue, "italic")',
       'Text("  · ", style="cyan") + Text(cue)', ("tests/test_conventions.py",)),
     M("views.raw_fact_id", f"{PKG}/views/memory.py", 'first = safe(fact.id, "dim cyan")',
-      'first = Text(fact.id, style="dim cyan")', ("tests/test_conventions.py", "tests/test_memory_cli.py")),
+      'first = Text(fact.id, style="dim cyan")', ("tests/serve/test_serve_hostile.py",)),
 ]
 
 
@@ -120,14 +120,18 @@ def run(mutant: Mutant, scratch: Path) -> str:
         return "stale"
     target.write_text(original.replace(mutant.old, mutant.new), "utf-8")
     try:
-        env = {**os.environ, "PYTHONPATH": str(scratch / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
-        proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *mutant.tests],
-            cwd=scratch, env=env, capture_output=True, text=True, timeout=900,
-        )
-        return "survived" if proc.returncode == 0 else "caught"
+        return "survived" if run_tests(mutant, scratch) == 0 else "caught"
     finally:
         target.write_text(original, "utf-8")
+
+
+def run_tests(mutant: Mutant, scratch: Path) -> int:
+    env = {**os.environ, "PYTHONPATH": str(scratch / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *mutant.tests],
+        cwd=scratch, env=env, capture_output=True, text=True, timeout=1800,
+    )
+    return proc.returncode
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,6 +147,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="lumente-mutants-") as tmp:
         scratch = Path(tmp) / "repo"
         shutil.copytree(ROOT, scratch, ignore=shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.egg-info"))
+        # Unmutated, the guarding tests must pass, or every 'caught' below would mean nothing.
+        baseline = Mutant("baseline", chosen[0].file, "", "", tuple(sorted({t for m in chosen for t in m.tests})))
+        if run_tests(baseline, scratch) != 0:
+            print("the tests fail without any mutant: fix them first", file=sys.stderr)
+            return 2
         results = []
         for m in chosen:
             started = time.monotonic()

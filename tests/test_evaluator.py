@@ -172,6 +172,7 @@ def test_own_words_next_to_a_copied_cue_still_count() -> None:
         "- cryptographic primitive\n- one-way\n- deterministic",
         "in-band, error-based, UNION-based, blind, time-based, out-of-band, second-order",
         "cryptography one-way deterministic digest",
+        "the kinds are: in-band, error-based, union-based, blind, time-based, out-of-band",  # a verb, still a list
     ],
 )
 def test_a_bare_list_of_terms_is_missing(answer: str) -> None:

@@ -189,3 +189,19 @@ def test_a_grant_stops_at_its_own_segment_not_at_a_sibling_whose_name_extends_it
     assert [h.value for h in admin.history("topic", ENTITY, "gap")] == ["mine", "theirs"] or \
         sorted(h.value for h in admin.history("topic", ENTITY, "gap")) == ["mine", "theirs"]
     mine.close()
+
+
+def test_a_node_grant_covers_that_node_and_nothing_below_it(served, admin):
+    """`learner/p_abc` (no '/*') is the node itself; `learner/p_abc/device` is outside it."""
+    admin.register_scope("learner/p_abc/device")
+    admin.write_facts(fact("gap", "deep", scope="learner/p_abc/device"), idempotency_key="deep")
+    engine, _ = served
+    node_only = {"memory:read": ["learner/p_abc"], "memory:write": ["learner/p_abc"]}
+    minted = admin.mint_key(MintKeyBody(name="node", grants=node_only))
+    node = client_for(engine, context="ctx", api_key=minted.key)
+    with pytest.raises(MemoryForbidden):
+        node.write_facts(fact("gap", "below", scope="learner/p_abc/device"), idempotency_key="below")
+    assert node.entity("topic", ENTITY) is None  # the only row lives below the node
+    node.write_facts(fact("gap", "on the node"), idempotency_key="on")
+    assert [a.value for a in node.entity("topic", ENTITY).attributes] == ["on the node"]
+    node.close()

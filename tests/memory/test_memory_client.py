@@ -212,7 +212,7 @@ def test_every_path_parameter_is_quoted_with_no_safe_characters():
 
 def test_as_of_is_a_camel_case_query_parameter():
     script = Script(ok({"entity": {"id": "e", "name": "n", "entityType": "topic", "memoryCategory": "knowledge",
-                                   "importance": 1, "createdAt": "t", "updatedAt": "t"},
+                                   "importance": 1, "createdAt": "2026-03-01T00:00:00Z", "updatedAt": "2026-03-01T00:00:00Z"},
                         "attributes": [], "relations": []}))
     client, _ = make(script)
     client.entity("topic", "n", as_of="2026-03-01T00:00:00Z")
@@ -362,3 +362,14 @@ def test_remote_client_builds_urls_under_the_base_path():
     client.list_scopes()
     assert str(script.requests[0].url) == "http://127.0.0.1:9090/api/v1/my%20ctx/scopes"
     client.close()
+
+
+@pytest.mark.parametrize("stamp", ["yesterday", "t", "2026-13-40T99:00:00Z", ""])
+def test_a_timestamp_that_is_not_one_is_a_malformed_response(stamp):
+    script = Script(ok({"entity": {"id": "e", "name": "n", "entityType": "topic", "memoryCategory": "knowledge",
+                                   "importance": 1, "createdAt": stamp, "updatedAt": "2026-03-01T00:00:00Z"},
+                        "attributes": [], "relations": []}))
+    client, _ = make(script)
+    with pytest.raises(MemoryUnavailable) as caught:
+        client.entity("topic", "n")
+    assert "malformed response" in caught.value.message and "createdAt" in caught.value.message

@@ -14,15 +14,28 @@ service's generated OpenAPI (`components.schemas.*Json`).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
 InferMode = Literal["full", "triples", "preview", "none"]
 MemoryCategory = Literal["identity", "knowledge", "context"]
 TurnRole = Literal["user", "assistant", "system", "tool"]
 Grants = dict[str, list[str]]
+
+
+def _iso_instant(text: str) -> str:
+    """A timestamp from the service must be one: Lumente sorts and compares them, and a
+    server that sends 'yesterday' has sent a malformed response, not a fact."""
+    try:
+        datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"{text[:40]!r} is not an ISO 8601 timestamp") from None
+    return text
+
+
+Stamp = Annotated[str, AfterValidator(_iso_instant)]
 
 
 # Every model defers building its validator to first use (`defer_build`): a
@@ -252,9 +265,9 @@ class AttributeDetail(_Response):
     value: str
     memory_category: MemoryCategory
     importance: float
-    created_at: str
-    valid_from: str | None = None
-    valid_until: str | None = None
+    created_at: Stamp
+    valid_from: Stamp | None = None
+    valid_until: Stamp | None = None
     supersedes: str | None = None
     superseded_by: str | None = None
     source: Source | None = None
@@ -266,7 +279,7 @@ class EntityDetail(_Response):
     entity_type: str
     memory_category: MemoryCategory
     importance: float
-    created_at: str
+    created_at: Stamp
     updated_at: str
 
 
@@ -276,9 +289,9 @@ class RelationDetail(_Response):
     object: str
     label: str
     memory_category: MemoryCategory
-    created_at: str
-    valid_from: str | None = None
-    valid_until: str | None = None
+    created_at: Stamp
+    valid_from: Stamp | None = None
+    valid_until: Stamp | None = None
 
 
 class EntityResponse(_Response):
