@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import stat
 
@@ -253,3 +254,89 @@ def test_a_negated_answer_scores_nothing_where_the_plain_one_is_solid():
     negated = "A JWT is not a kind of security token and it does not carry claims about the user."
     assert _session_verdicts([plain, *["idk"] * 3])[0] == "solid"
     assert _session_verdicts([negated, *["idk"] * 3])[0] == "missing"
+
+
+def test_a_session_is_driven_by_one_process_at_a_time(tmp_path):
+    """A second `practice --resume` while the first still runs is refused with a clear
+    line and its own exit code; the first finishes alone: one session, four answers."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "LUMENTE_HOME": str(tmp_path / "home")}
+    first = subprocess.Popen([sys.executable, "-m", "lumente_cli", "practice", "jwt", "--json", "--no-memory"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    try:
+        first.stdin.write(b"5\n")
+        first.stdin.flush()
+        db = tmp_path / "home" / "data" / "lumente.db"
+        deadline = time.monotonic() + 20
+        while True:  # until the first process holds its session
+            try:
+                con = sqlite3.connect(db)
+                held = con.execute("SELECT holder FROM session WHERE holder IS NOT NULL").fetchall()
+                con.close()
+            except sqlite3.Error:
+                held = []
+            if held:
+                break
+            assert time.monotonic() < deadline and first.poll() is None, "the first session never started"
+            time.sleep(0.05)
+        for flags in (("--resume",), ("--restart",), ()):
+            second = subprocess.run([sys.executable, "-m", "lumente_cli", "practice", "jwt", "--no-memory", *flags],
+                                    input=solid_script(7).encode(), capture_output=True, env=env, timeout=60)
+            assert second.returncode == 6, (flags, second.stderr)
+            message = second.stderr.decode()
+            assert "open in another lumente" in message and "Traceback" not in message
+        out, err = first.communicate(("\n".join(JWT_SOLID.values()) + "\n").encode(), timeout=60)
+        assert first.returncode == 0, err
+    finally:
+        if first.poll() is None:
+            first.kill()
+    events = [json.loads(line) for line in out.decode().splitlines()]
+    assert [e["event"] for e in events].count("session_finished") == 1
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT COUNT(*) FROM session").fetchone()[0] == 1
+    assert con.execute("SELECT COUNT(*) FROM answer").fetchone()[0] == 4
+    assert con.execute("SELECT holder FROM session").fetchone()[0] is None  # released when it finished
+    con.close()
+    # ...and a process that died does not keep it: a later run starts normally.
+    again = subprocess.run([sys.executable, "-m", "lumente_cli", "practice", "jwt", "--no-memory"],
+                           input=solid_script(6).encode(), capture_output=True, env=env, timeout=60)
+    assert again.returncode == 0, again.stderr
+
+
+def test_a_session_left_by_a_killed_process_can_be_resumed(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "LUMENTE_HOME": str(tmp_path / "home")}
+    first = subprocess.Popen([sys.executable, "-m", "lumente_cli", "practice", "jwt", "--json", "--no-memory"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    first.stdin.write(b"5\n" + JWT_SOLID["supraordinate"].encode() + b"\n")
+    first.stdin.flush()
+    db = tmp_path / "home" / "data" / "lumente.db"
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            con = sqlite3.connect(db)
+            answered = con.execute("SELECT COUNT(*) FROM answer").fetchone()[0]
+            con.close()
+        except sqlite3.Error:
+            answered = 0
+        if answered:
+            break
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    first.send_signal(signal.SIGKILL)
+    first.wait(10)
+    resumed = subprocess.run([sys.executable, "-m", "lumente_cli", "practice", "jwt", "--json", "--no-memory",
+                              "--resume"], input=("\n".join(list(JWT_SOLID.values())[1:]) + "\n").encode(),
+                             capture_output=True, env=env, timeout=60)
+    assert resumed.returncode == 0, resumed.stderr
+    started = json.loads(resumed.stdout.decode().splitlines()[0])
+    assert started["resumed"] is True

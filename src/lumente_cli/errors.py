@@ -32,3 +32,9 @@ class ConceptError(LumenteError):
 
 class ProviderError(LumenteError):
     exit_code = ExitCode.PROVIDER
+
+
+class SessionBusy(LumenteError):
+    """Another running lumente holds this session."""
+
+    exit_code = ExitCode.BUSY

@@ -17,6 +17,8 @@ class ExitCode(IntEnum):
     """The memory service could not be reached or refused the request."""
     PROVIDER = 5
     """Claude was needed (e.g. to map a new concept) and could not be used."""
+    BUSY = 6
+    """The session is open in another running lumente; finish it there first."""
     INTERRUPTED = 130
     """Ctrl-C; a session in progress was saved as paused."""
 

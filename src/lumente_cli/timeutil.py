@@ -44,3 +44,12 @@ def parse_time(text: str, *, reference: datetime | None = None) -> datetime:
 def parse_stamp(stamp: str) -> datetime:
     """Parse a timestamp this program (or the memory service) wrote."""
     return parse_time(stamp)
+
+
+def seconds_since(stamp: str) -> float:
+    """How long ago a stamp written by `now()` was (a very large number if unreadable)."""
+    try:
+        then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return float("inf")
+    return (datetime.now(UTC) - then).total_seconds()

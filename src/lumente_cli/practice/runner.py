@@ -23,7 +23,7 @@ from lumente_cli.agents.contracts import (
 from lumente_cli.agents.memory import CallRecord, MemoryTurn, Recall
 from lumente_cli.agents.provider import Agents, Usage, call_agent
 from lumente_cli.concepts.schema import Concept
-from lumente_cli.errors import LumenteError
+from lumente_cli.errors import LumenteError, SessionBusy
 from lumente_cli.exitcodes import ExitCode
 from lumente_cli.memory.service import LearnerMemory
 from lumente_cli.parts import LABELS, LEVEL_NAMES, MAX_LEVEL, PARTS
@@ -89,6 +89,7 @@ class PracticeRun:
             self._pause("bad_input")
             raise
         self._finish()
+        self.store.release(self.record.id)  # type: ignore[union-attr]
         return ExitCode.OK
 
     # session lifecycle -----------------------------------------------------------
@@ -96,6 +97,12 @@ class PracticeRun:
     def _open_session(self) -> None:
         unfinished = self.store.unfinished_session(self.learner_id, self.concept.id)
         resumed = False
+        if unfinished is not None and (holder := self.store.holder_of(unfinished.id)):
+            # Neither resumed nor set aside under a running process's feet.
+            raise SessionBusy(
+                f"this {self.concept.name} session is open in another lumente ({holder}).",
+                hint="Finish or quit it there (Ctrl-C pauses it), then run this again.",
+            )
         if unfinished is not None:
             if self.resume == "ask":
                 done = sum(p.status == "done" for p in unfinished.state.parts)
@@ -115,6 +122,8 @@ class PracticeRun:
             initial = start(self.concept.id, self.store.levels(self.learner_id, self.concept.id))
             self.record = self.store.create_session(self.learner_id, self.concept.id, self.agents.name, initial)
             self.state = initial
+        if (holder := self.store.claim(self.record.id)) is not None:  # lost a race with another process
+            raise SessionBusy(f"this {self.concept.name} session was just opened by another lumente ({holder}).")
         self.emitter.session_id = self.record.id
         self.emitter.add(lambda event: self.store.log_event(self.record.id, event["event"], event))  # type: ignore[union-attr]
         self.turn = MemoryTurn(
@@ -137,6 +146,7 @@ class PracticeRun:
         if self.record is None:
             return
         self.store.set_status(self.record.id, "paused")
+        self.store.release(self.record.id)
         active = self.state.active if self.state else None
         self.emitter.emit("session_paused", reason=reason, part=active.part if active else None)
 

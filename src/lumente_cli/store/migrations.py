@@ -95,4 +95,9 @@ MIGRATIONS: list[list[str]] = [
             fact_id TEXT)""",
         "CREATE INDEX memory_fact_pending ON memory_fact(scope, delivered_at)",
     ],
+    # A session is driven by one process at a time: the one that holds it.
+    [
+        "ALTER TABLE session ADD COLUMN holder TEXT",
+        "ALTER TABLE session ADD COLUMN held_at TEXT",
+    ],
 ]

@@ -23,6 +23,53 @@ if TYPE_CHECKING:
     from lumente_cli.session import SessionState
 
 
+def process_tag(pid: int | None = None) -> str:
+    """'host:pid:start': the start time tells a live holder from a reused pid."""
+    import os
+    import socket
+
+    pid = os.getpid() if pid is None else pid
+    return f"{socket.gethostname()}:{pid}:{_start_time(pid)}"
+
+
+def _start_time(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[1].split()[19]  # field 22, after the command name
+    except (OSError, IndexError):
+        return ""
+
+
+# A holder on another machine (a data folder shared over a network) cannot be asked
+# whether it still runs; after this long without a step it is taken to be gone.
+FOREIGN_HOLD_S = 6 * 3600
+
+
+def _still_running(holder: str, held_at: str | None) -> bool:
+    import os
+    import socket
+
+    host, _, rest = holder.partition(":")
+    pid_text, _, started = rest.partition(":")
+    if host != socket.gethostname():
+        from lumente_cli.timeutil import seconds_since
+
+        return held_at is not None and seconds_since(held_at) < FOREIGN_HOLD_S
+    try:
+        pid = int(pid_text)
+        os.kill(pid, 0)
+    except (ValueError, ProcessLookupError):
+        return False
+    except PermissionError:
+        pass  # alive, someone else's
+    return not started or started == _start_time(pid)
+
+
+def _describe_holder(holder: str) -> str:
+    host, _, rest = holder.partition(":")
+    return f"process {rest.partition(':')[0]} on {host}"
+
+
 @cache
 def _events() -> TypeAdapter:
     """Built on first use: commands that only read memory never load the session engine."""
@@ -134,6 +181,7 @@ class SessionTables:
 
     def record_step(self, session_id: str, event: Any, state: SessionState) -> None:
         """Append one engine event and the state it produced, atomically."""
+        stamp = now()
         with write_tx(self.con):
             seq = self.con.execute(
                 "SELECT COALESCE(MAX(seq), 0) + 1 FROM engine_event WHERE session_id = ?", (session_id,)
@@ -143,8 +191,9 @@ class SessionTables:
                 (session_id, seq, _events().dump_json(event).decode()),
             )
             self.con.execute(
-                "UPDATE session SET state = ?, prediction = ?, updated_at = ?, status = 'active' WHERE id = ?",
-                (state.model_dump_json(), state.prediction, now(), session_id),
+                """UPDATE session SET state = ?, prediction = ?, updated_at = ?, held_at = ?, status = 'active'
+                   WHERE id = ?""",
+                (state.model_dump_json(), state.prediction, stamp, stamp, session_id),
             )
 
     def record_answer(
@@ -163,6 +212,31 @@ class SessionTables:
                 "INSERT INTO event(session_id, kind, part, data, at) VALUES (?, ?, ?, ?, ?)",
                 (session_id, kind, data.get("part"), json.dumps(data, ensure_ascii=False), now()),
             )
+
+    def claim(self, session_id: str) -> str | None:
+        """Hold the session for this process. Returns None when it is ours now, or the
+        holder ('host pid N') when another running lumente has it. A process that
+        died does not keep it: its pid is gone (or reused by another program)."""
+        me = process_tag()
+        with write_tx(self.con):
+            row = self.con.execute("SELECT holder, held_at FROM session WHERE id = ?", (session_id,)).fetchone()
+            holder = row["holder"] if row else None
+            if holder and holder != me and _still_running(holder, row["held_at"]):
+                return _describe_holder(holder)
+            self.con.execute("UPDATE session SET holder = ?, held_at = ? WHERE id = ?", (me, now(), session_id))
+        return None
+
+    def release(self, session_id: str) -> None:
+        with write_tx(self.con):
+            self.con.execute("UPDATE session SET holder = NULL WHERE id = ? AND holder = ?", (session_id, process_tag()))
+
+    def holder_of(self, session_id: str) -> str | None:
+        """Who else is running this session right now, if anyone."""
+        row = self.con.execute("SELECT holder, held_at FROM session WHERE id = ?", (session_id,)).fetchone()
+        holder = row["holder"] if row else None
+        if holder and holder != process_tag() and _still_running(holder, row["held_at"]):
+            return _describe_holder(holder)
+        return None
 
     def set_status(self, session_id: str, status: str) -> None:
         with write_tx(self.con):
