@@ -121,7 +121,11 @@ def _writable(path: Path) -> tuple[bool, str]:
 def check_dirs(ctx: Context) -> Iterable[Check]:
     for name, path in (("config_dir", ctx.paths.config_dir), ("data_dir", ctx.paths.data_dir)):
         good, detail = _writable(path)
-        if good:
+        mode = stat.S_IMODE(path.stat().st_mode) if path.is_dir() else 0
+        if good and mode & 0o077:
+            yield fail(name, f"{path} is open to others (mode {mode:04o}); it holds your answers and secret.",
+                       f"Close it: `chmod 700 {path}` (the next lumente command also does this).")
+        elif good:
             yield ok(name, f"writable: {detail}")
         else:
             yield fail(name, detail + ".",
@@ -278,21 +282,24 @@ def _check_remote(ctx: Context, url: str, context: str, api_key: str) -> Iterabl
 
     from lumente_cli.memory.client import MemoryAuthError, MemoryError, MemoryForbidden, remote_client
 
+    from lumente_cli.text import redact_url
+
+    shown = redact_url(url)  # a password or token in the URL is never printed
     health_url = f"{url}/api/v1/health"
     start = time.perf_counter()
     try:
         with httpx2.Client(timeout=REMOTE_TIMEOUT_S, follow_redirects=False) as http:
             resp = http.get(health_url)
     except httpx2.HTTPError as exc:
-        reason = str(exc).strip() or type(exc).__name__
-        yield fail("memory", f"remote memory at {url} is unreachable: GET /api/v1/health failed ({reason}).",
+        reason = (str(exc).strip() or type(exc).__name__).replace(url, shown)
+        yield fail("memory", f"remote memory at {shown} is unreachable: GET /api/v1/health failed ({reason}).",
                    "Check memory_url (`lumente config show`) and that the service is running "
                    "(`lumente memory serve` for a local one), or `lumente config unset memory_url` "
                    "for embedded memory.")
         return
     ms = (time.perf_counter() - start) * 1000
     if not 200 <= resp.status_code < 300:
-        yield fail("memory", f"remote memory at {url}: GET /api/v1/health answered {resp.status_code} "
+        yield fail("memory", f"remote memory at {shown}: GET /api/v1/health answered {resp.status_code} "
                              f"after {ms:.0f} ms.",
                    "Check memory_url points at an Agent Memory service (`lumente config show`).")
         return
@@ -301,17 +308,17 @@ def _check_remote(ctx: Context, url: str, context: str, api_key: str) -> Iterabl
         scopes = client.list_scopes(deadline=time.monotonic() + REMOTE_TIMEOUT_S)
     except (MemoryAuthError, MemoryForbidden) as exc:
         have = "is set" if api_key else "is not set"
-        yield fail("memory", f"remote memory at {url} is up ({ms:.0f} ms) but refused an authenticated read "
+        yield fail("memory", f"remote memory at {shown} is up ({ms:.0f} ms) but refused an authenticated read "
                              f"(memory_api_key {have}): {exc.message}.",
                    "Set a valid key: `lumente config set memory_api_key` (or LUMENTE_MEMORY_API_KEY).")
         return
     except MemoryError as exc:
-        yield fail("memory", f"remote memory at {url} is up ({ms:.0f} ms) but reading scopes failed: {exc.message}.",
+        yield fail("memory", f"remote memory at {shown} is up ({ms:.0f} ms) but reading scopes failed: {exc.message}.",
                    f"Check memory_context ({context!r}) and the service's logs.")
         return
     finally:
         client.close()
-    yield ok("memory", f"remote at {url} (context {context}): healthy in {ms:.0f} ms; the key can read "
+    yield ok("memory", f"remote at {shown} (context {context}): healthy in {ms:.0f} ms; the key can read "
                        f"({len(scopes)} scope{'s' if len(scopes) != 1 else ''}).")
 
 

@@ -111,6 +111,10 @@ def ensure_private_dir(path: Path) -> None:
     for folder in reversed(missing):
         folder.mkdir(mode=0o700, exist_ok=True)
     path.mkdir(parents=True, exist_ok=True, mode=0o700)  # raises when `path` is a file
+    # A folder of Lumente's that already existed open to others (0777 from an old
+    # umask or a copy) is closed again: it holds answers and the learner secret.
+    if path.stat().st_mode & 0o077:
+        os.chmod(path, 0o700)
 
 
 def write_private_file(path: Path, data: bytes) -> None:

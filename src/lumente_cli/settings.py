@@ -66,6 +66,10 @@ class Value:
     def shown(self) -> str:
         if self.setting.secret and self.value:
             return redact(self.value)
+        if self.setting.key == "memory_url" and self.value:
+            from lumente_cli.text import redact_url
+
+            return redact_url(self.value)  # a password or token may ride in the URL
         return self.value
 
 

@@ -61,3 +61,23 @@ def reflow(text: str) -> str:
                 items[-1] += " " + stripped
         blocks.append("\n".join(items))
     return "\n\n".join(blocks)
+
+
+def redact_url(url: str) -> str:
+    """A URL fit to print: a password in it, and every query value (tokens travel
+    there), replaced by ****; the user name, host, port and path stay recognisable."""
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        port = parts.port
+    except ValueError:
+        return "(an unreadable URL)"
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{port}" if port else host
+    if parts.username is not None:
+        netloc = f"{parts.username}{':****' if parts.password is not None else ''}@{netloc}"
+    query = urlencode([(k, "****") for k, _ in parse_qsl(parts.query, keep_blank_values=True)], safe="*")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, "****" if parts.fragment else ""))

@@ -68,6 +68,9 @@ def from_settings(settings: Settings, paths: Paths, *, disabled: bool = False) -
         return MemoryBackend("off", "memory is off", context=context)
     url = settings["memory_url"].rstrip("/")
     if url:
-        return MemoryBackend("remote", url, url=url, context=context, api_key=settings["memory_api_key"])
+        from lumente_cli.text import redact_url
+
+        return MemoryBackend("remote", f"memory at {redact_url(url)}", url=url, context=context,
+                             api_key=settings["memory_api_key"])
     db = paths.memory_database
     return MemoryBackend("embedded", f"embedded memory at {db}", context=context, db_path=str(db))

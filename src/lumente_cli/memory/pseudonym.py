@@ -23,13 +23,20 @@ def load_or_create_secret(path: Path) -> bytes:
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        data = b""
+        data = None
     except OSError as exc:
         raise StorageError(f"cannot read the learner secret {path}: {exc.strerror or exc}.") from None
-    if data:
+    if data is not None:
+        # An empty file is a damaged secret, not a missing one: making a new one would
+        # change the pseudonym and orphan everything memory holds.
         if len(data) < 16:
-            raise StorageError(f"the learner secret {path} is too short to be one Lumente made.",
-                               hint="Restore it from a backup; a new secret would give you a new pseudonym.")
+            state = "empty" if not data else "too short to be one Lumente made"
+            raise StorageError(
+                f"the learner secret {path} is {state}.",
+                hint="Restore it from a backup. Without one, delete the file and Lumente makes a new secret: "
+                     "a new pseudonym, so earlier memory is no longer yours to read (erase it first with "
+                     "`lumente memory forget` while the old secret still works, if you can).",
+            )
         if os.stat(path).st_mode & 0o077:
             os.chmod(path, 0o600)
         return data

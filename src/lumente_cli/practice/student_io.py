@@ -11,6 +11,9 @@ from rich.console import Console
 from rich.text import Text
 
 from lumente_cli.agents.contracts import MAX_ANSWER_CHARS
+
+# The longest line worth reading whole: the longest answer, in the widest UTF-8, and its line end.
+MAX_LINE_BYTES = 4 * MAX_ANSWER_CHARS + 2
 from lumente_cli.errors import UsageError
 from lumente_cli.session import MAX_SCORE
 from lumente_cli.text import sanitize
@@ -71,10 +74,18 @@ class ScriptedIO:
             self.echo.print(Text(sanitize(prompt), style="bold cyan") + Text(sanitize(shown)), soft_wrap=True)
 
     def _read(self) -> str:
-        raw = self.stream.readline()
+        # Bounded: a 200 MB line must cost a few kilobytes, not the whole line in memory.
+        raw = self.stream.readline(MAX_LINE_BYTES + 1)
         if not raw:
             raise EndOfInput()
         self.line_no += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while (rest := self.stream.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+                pass  # skip the rest of the line, a chunk at a time
+            raise UsageError(
+                f"input line {self.line_no} is longer than {MAX_ANSWER_CHARS:,} characters.",
+                hint="Shorten the answer; the session was saved as paused.",
+            )
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:

@@ -29,7 +29,7 @@ from lumente_cli.session import Verdict
 
 # Below this share of function words, with no verb, text is a run of keywords.
 STUFFING_RATIO = 0.1
-STUFFING_MIN_WORDS = 3
+STUFFING_MIN_WORDS = 4
 # A list is at least this many items, nearly all of them bare terms.
 LIST_MIN_ITEMS = 3
 LIST_BARE_SHARE = 0.75
@@ -170,7 +170,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     refuted: list[Confusion] = []
     for confusion in part.confusions:
         phrasings = [lang.compile_phrasing(m) for m in confusion.match]
-        clauses = [c for s in own_clauses for c in lang.with_consequences(s)]
+        clauses = [c for s in own_clauses for c in lang.with_consequences(s) if not c.asked]
         if any(lang.asserts_nearby(p, c) for p in phrasings for c in clauses):
             confusions.append(confusion)
         elif any(lang.mentions_nearby(p, c) for p in phrasings for c in clauses):
@@ -209,12 +209,13 @@ def _listed(answer: str, covered: int) -> bool:
         long_items = [i for i in items if len(i.split()) > LIST_LONG_ITEM]
         if len(bare) / len(items) >= LIST_BARE_SHARE and not long_items:
             return True
-    tokens = text.split()
+    tokens = [t.strip(".,:;!?()") for t in text.split()]
     if len(tokens) >= STUFFING_MIN_WORDS:
-        explaining = sum(t.strip(".,:;!?()") in _EXPLAINING for t in tokens)
-        # Terse prose still has a verb ('the origin is the domain and port'); a run of keywords has none.
+        # A run of keywords has no little words at all ('jwt header payload signature'); terse
+        # prose has some ('the browser blocks requests unless the headers allow it').
+        little = sum(t in lang.FUNCTION_WORDS for t in tokens)
         has_verb = any(w in lang.CLAUSE_VERBS for w in lang.words(text))
-        return explaining / len(tokens) < STUFFING_RATIO and not has_verb
+        return little == 0 or (len(tokens) >= 8 and little / len(tokens) < STUFFING_RATIO and not has_verb)
     return covered >= 2  # two ideas in one or two words is a list, not an explanation
 
 

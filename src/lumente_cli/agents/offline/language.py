@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 _CONTRACTIONS = [
@@ -24,6 +24,7 @@ _CONTRACTIONS = [
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
 _WORD = re.compile(r"[a-z0-9+#]+")
 _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
+_SENTENCE_ENDS = re.compile(r"([.!?;\n]+(?:\s|$)|[!?;\n]+)")
 _CLAUSE_SPLIT = re.compile(
     r",|:|\(|\)|—|–|\s-\s|\b(?:but|while|whereas|although|though|however|unlike|instead|vs|versus|so|because|since"
     r"|therefore|thus|hence|which|meaning|otherwise|then|yet|whereby)\b"
@@ -159,14 +160,36 @@ def stems(text: str) -> list[str]:
 _WRAPPED = re.compile(r"(?<![.!?:;\n])[ \t]*\n[ \t]*(?![-*•]|\d+[.)]|\n)")
 
 
-# Short parentheses are notation, not an aside: 'O(1) is instant', 'f(x)'.
-_NOTATION = re.compile(r"\(([^()\s]{1,12}(?: [^()\s]{1,6})?)\)")
+# Parentheses that hold notation ('O(1)', 'O(n log n)', 'f(x)') are read in place; any
+# other parenthesis is an aside, read as a sentence of its own, so that 'safe methods
+# (GET, HEAD) must not change state' keeps its subject and its verb together.
+_NOTATION = re.compile(r"\(((?:[a-z]{1,2}|\d[\w^*+/. -]{0,10}|[a-z]\s*\^\s*\d|log n|n log n|[a-z]\s*[*+/-]\s*\w{1,3}))\)")
+_ASIDE = re.compile(r"\(([^()]*)\)")
+
+
+def _mark_aside(m: re.Match[str]) -> str:
+    """Mark an aside to be moved to the end of its sentence; an aside that is a whole
+    sentence ('(This is X.)') ends the sentence it stands in."""
+    content = m.group(1).strip()
+    whole = content.endswith((".", "!", "?"))
+    content = re.sub(r"[.;!?]", " ", content)
+    return " \x00" + content + "\x01" + (". " if whole else " ")
 
 
 def sentences(text: str) -> list[str]:
     folded = _ABBREVIATIONS.sub(lambda m: m.group(1).replace(".", ""), normalise(text))
     folded = _NOTATION.sub(lambda m: " " + m.group(1) + " ", _WRAPPED.sub(" ", folded))
-    return [s for s in _SENTENCE_SPLIT.split(folded) if s.strip()]
+    # An aside ends up at the end of its own sentence: still in the sentence, as a clause of its own.
+    folded = _ASIDE.sub(_mark_aside, folded)
+    out = []
+    pieces = _SENTENCE_ENDS.split(folded)
+    for sentence, end in zip(pieces[::2], [*pieces[1::2], ""], strict=True):
+        asides = re.findall(r"\x00([^\x00\x01]*)\x01", sentence)
+        main = re.sub(r"\x00[^\x00\x01]*\x01", " ", sentence).replace("\x00", " ").replace("\x01", " ")
+        text = " — ".join([main, *asides])
+        if text.strip(" —"):
+            out.append(text + ("?" if "?" in end else ""))
+    return out
 
 
 def clauses(sentence: str) -> list[str]:
@@ -331,7 +354,7 @@ _BELIEF = re.compile(
     r"|\bcontrary to\b|\bnot true that\b|\bdo not (?:think|assume|believe)\b"
     r"|\b(?:is|it) (?:wrong|false|incorrect|untrue|not true|a mistake) to (?:say|think|believe|assume|claim)\b"
     r"|\b(?:common|typical|classic|frequent|big|popular) (?:mistake|error|mix up|confusion|misunderstanding|trap)\b"
-    r"|\bmistake (?:is|to)\b"
+    r"|\bmistake (?:is|was) (?:thinking|to think|believing|assuming|that)\b|\bmistake to (?:think|believe|assume|say)\b"
 )
 _MYTH = re.compile(r"\b(?:myth|misconception|fallacy|misbelief|misunderstanding)\b")
 _CLAIM_IS_WRONG = re.compile(
@@ -350,6 +373,7 @@ class Clause:
     denied_after: tuple[bool, ...]  # per word: a denied predicate follows ('... is not needed')
     refuted: bool = False
     conditional: bool = False  # 'if it does not match...': a hypothesis, not a denial
+    asked: bool = False  # in a question: 'is it encrypted?' claims nothing wrong
 
 
 _CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "otherwise", "until"})
@@ -366,11 +390,13 @@ def read(text: str) -> list[list[Clause]]:
 
 
 def _read_sentence(sentence: str) -> list[Clause]:
+    asked = sentence.endswith("?")
+    sentence = sentence.rstrip("?")
     for pattern, replacement in _IDIOMS:
         sentence = pattern.sub(replacement, sentence)
     parts = clause_parts(sentence)
     refuted = _refuted(sentence, parts)
-    return [_clause(sep, text, r) for (sep, text), r in zip(parts, refuted, strict=True)]
+    return [_clause(sep, text, r, asked) for (sep, text), r in zip(parts, refuted, strict=True)]
 
 
 # These deny the few words of their own phrase ('without a base case', 'no lookup'),
@@ -379,7 +405,7 @@ _SHORT_SCOPE = frozenset({"without", "no", "instead", "rather", "none", "nothing
 SHORT_SCOPE_WORDS = 3
 
 
-def _clause(separator: str, text: str, refuted: bool) -> Clause:
+def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Clause:
     ws = tuple(words(text))
     reach = [
         (j, j + 1 + SHORT_SCOPE_WORDS if w in _SHORT_SCOPE else len(ws)) for j, w in enumerate(ws) if w in NEGATIONS
@@ -394,10 +420,11 @@ def _clause(separator: str, text: str, refuted: bool) -> Clause:
             )
         )
     # 'Without a base case, it never stops' is a hypothesis too.
+    # A hypothesis ('if it does not match...') still reads its negations, so 'if you edit it the
+    # server won't accept it' asserts no acceptance; it only never counts as denying a key idea.
     conditional = separator in _CONDITIONAL or any(w in _CONDITIONAL for w in ws[:4]) or ws[:1] == ("without",)
-    if conditional:  # a negation inside a hypothesis does not deny anything
-        before, denied = [0] * len(ws), [False] * len(ws)
-    return Clause(separator, ws, tuple(stem(w) for w in ws), tuple(before), tuple(denied), refuted, conditional)
+    return Clause(separator, ws, tuple(stem(w) for w in ws), tuple(before), tuple(denied), refuted, conditional,
+                  asked)
 
 
 def _refuted(sentence: str, parts: list[tuple[str, str]]) -> list[bool]:
@@ -473,13 +500,12 @@ def asserts_nearby(phrasing: Phrasing, clause: Clause) -> bool:
     width = 2 * len(phrasing.terms) + 2
     n = len(clause.stems)
     for start in range(max(1, n - width + 1)):
-        window = Clause(
-            clause.separator,
-            clause.words[start : start + width],
-            clause.stems[start : start + width],
-            clause.negations_before[start : start + width],
-            clause.denied_after[start : start + width],
-            clause.refuted,
+        window = replace(
+            clause,
+            words=clause.words[start : start + width],
+            stems=clause.stems[start : start + width],
+            negations_before=clause.negations_before[start : start + width],
+            denied_after=clause.denied_after[start : start + width],
         )
         if asserts(phrasing, [window]):
             return True
@@ -490,8 +516,7 @@ def mentions_nearby(phrasing: Phrasing, clause: Clause) -> bool:
     """The same words, ignoring refutation: the claim is stated, if only to be rejected."""
     if not clause.refuted:
         return asserts_nearby(phrasing, clause)
-    return asserts_nearby(phrasing, Clause(clause.separator, clause.words, clause.stems, clause.negations_before,
-                                           clause.denied_after, False))
+    return asserts_nearby(phrasing, replace(clause, refuted=False))
 
 
 def _content_ahead(c: Clause, i: int) -> list[str]:
@@ -534,7 +559,8 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
         if not asserts(phrasing, [bare]) or asserts(phrasing, [c]):
             continue
         for i, w in enumerate(c.words):
-            if w in DENYING:
+            # '...create it only if it does not exist': the 'not' is inside a condition.
+            if w in DENYING and not any(x in _CONDITIONAL for x in c.words[:i]):
                 # Count the reach in content words: 'does not leave the server in the same state'.
                 ahead = [s for s in _content_ahead(c, i) if s not in agreeing]
                 if any(word_matches(t, s) for s in ahead for t in terms):
@@ -556,7 +582,7 @@ def with_consequences(clauses: list[Clause]) -> list[Clause]:
             out.append(
                 Clause(
                     a.separator, a.words + b.words, a.stems + b.stems, a.negations_before + b.negations_before,
-                    a.denied_after + b.denied_after, False, a.conditional or b.conditional,
+                    a.denied_after + b.denied_after, False, a.conditional or b.conditional, a.asked or b.asked,
                 )
             )
     return out
