@@ -332,6 +332,7 @@ def shingles(tokens: list[str], n: int = 4) -> set[tuple[str, ...]]:
 # Idioms with a negation word that deny nothing, rewritten before reading.
 _IDIOMS = (
     (re.compile(r"\bwhether or not\b"), "whether"),
+    (re.compile(r"\b(may|might|can|could|does|do) or \1 not\b"), r"\1"),
     (re.compile(r"\bor not\b"), ""),
     (re.compile(r"\bno matter\b"), "regardless"),
     (re.compile(r"\bnot (?:only|just)\b"), "also"),
