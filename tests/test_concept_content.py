@@ -168,3 +168,12 @@ def test_part_has_the_help_material(cid: str, key: str) -> None:
     for confusion in part.confusions:
         assert confusion.nudge.rstrip().endswith("?")
     assert part.confusions, "every part lists the misconceptions students really hold"
+
+
+@pytest.mark.parametrize("cid", IDS)
+def test_the_concept_has_an_area_and_links_only_to_library_concepts(cid: str) -> None:
+    c = concept(cid)
+    if LIBRARY.concepts[cid].origin == "library":
+        assert c.area is not None, "a shipped concept says where `lumente concepts` lists it"
+    for link in c.links:
+        assert link != cid and link in LIBRARY.concepts, f"link {link!r} is not a concept of the library"

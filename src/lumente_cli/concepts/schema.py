@@ -23,6 +23,18 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, frozen=True)
 
 
+Area = Literal["web", "security", "data", "concurrency", "language", "tools", "ai"]
+AREA_TITLES: dict[str, str] = {
+    "web": "Web and HTTP",
+    "security": "Security",
+    "data": "Data",
+    "concurrency": "Concurrency",
+    "language": "Language ideas",
+    "tools": "Tools and delivery",
+    "ai": "AI and LLMs",
+}
+
+
 class KeyPoint(_Strict):
     """One idea the rubric looks for in an answer."""
 
@@ -143,6 +155,10 @@ class Concept(_Strict):
     terms: list[str] = Field(
         default_factory=list, description="Words that show a question is about this concept (for the question judge)."
     )
+    area: Area | None = Field(default=None, description="Where `lumente concepts` lists it.")
+    links: list[str] = Field(
+        default_factory=list, description="Ids of library concepts it is often confused with or used beside."
+    )
     supraordinate: Part
     coordinate: Part
     attributes: Part
@@ -153,6 +169,14 @@ class Concept(_Strict):
     def _id(cls, value: str) -> str:
         if not _ID.match(value):
             raise ValueError("must use only lowercase letters, digits and _")
+        return value
+
+    @field_validator("links")
+    @classmethod
+    def _links(cls, value: list[str]) -> list[str]:
+        for link in value:
+            if not _ID.match(link):
+                raise ValueError(f"link {link!r} must be a concept id: lowercase letters, digits and _")
         return value
 
     @model_validator(mode="after")
