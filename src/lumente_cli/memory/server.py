@@ -48,6 +48,10 @@ from lumente_cli.memory.engine.routing import template
 
 DEFAULT_PORT = 9090  # the self-hosted Agent Memory default (contract §1.1)
 IDLE_TIMEOUT_S = 15.0  # a keep-alive connection idle this long, or a client this slow to send, is closed
+# From the end of one answer (or the accept) to the last byte of the next request: an idle
+# connection, and one that drips its request line, headers or body, gets this long in all.
+REQUEST_DEADLINE_S = 15.0
+EVICTION_SLACK = 16  # connections being evicted may briefly exceed MAX_CONNECTIONS by this many
 DRAIN_TIMEOUT_S = 20.0  # after a stop signal: longer than the store's 15 s busy wait
 MAX_CONNECTIONS = 256  # open connections (= handler threads); more get 503 at once
 ENGINE_SLOTS = 8  # requests inside the engine at once; more threads there only fight over the GIL
@@ -138,8 +142,8 @@ class _Handler(BaseHTTPRequestHandler):
         if not self.raw_requestline:
             self.close_connection = True
             return
-        self.server.begin(self.connection)
         self._started = time.perf_counter()
+        self._in_engine = False
         try:
             if len(self.raw_requestline) > MAX_REQUEST_LINE:
                 self.requestline = ""
@@ -149,10 +153,10 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             self._serve()
             self.wfile.flush()
-        except OSError:  # the client went away (or timed out) mid-request
+        except OSError:  # the client went away (or timed out, or was cut for being too slow) mid-request
             self.close_connection = True
         finally:
-            self.server.end(self.connection)
+            self.server.end(self.connection, served=self._in_engine)
 
     def handle_expect_100(self) -> bool:
         if self._content_length_error() is not None:
@@ -197,6 +201,10 @@ class _Handler(BaseHTTPRequestHandler):
         raw_path, _, query_string = target.partition("?")
         query = dict(parse_qsl(query_string, keep_blank_values=True))  # repeated: the last one wins
         headers = dict(self.headers.items())
+        # Only now does the request cost the server anything; until here a slow sender was
+        # under the request deadline and could be cut or evicted.
+        self._in_engine = True
+        self.server.begin(self.connection)
         with self.server.slots:
             reply = self.server.engine.handle(self.command, raw_path, query, headers, body)
         self._respond(reply.status, reply.headers, reply.body)
@@ -246,10 +254,11 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _Conn:
-    __slots__ = ("busy",)
+    __slots__ = ("busy", "since")
 
     def __init__(self) -> None:
-        self.busy = False
+        self.busy = False  # inside the engine, or answering
+        self.since = time.monotonic()  # when it last began waiting for a request
 
 
 class MemoryHTTPServer(ThreadingHTTPServer):
@@ -280,7 +289,9 @@ class MemoryHTTPServer(ThreadingHTTPServer):
 
     def process_request(self, request: Any, client_address: Any) -> None:
         with self._lock:
-            full = self.stopping or len(self._conns) >= MAX_CONNECTIONS
+            if not self.stopping and len(self._conns) >= MAX_CONNECTIONS:
+                self._evict_slowest()
+            full = self.stopping or len(self._conns) >= MAX_CONNECTIONS + EVICTION_SLACK
             if not full:
                 self._conns[request] = _Conn()
                 thread = threading.Thread(target=self._run, args=(request, client_address), daemon=True,
@@ -314,18 +325,40 @@ class MemoryHTTPServer(ThreadingHTTPServer):
             pass
         self.shutdown_request(request)
 
+    def _evict_slowest(self) -> None:
+        """Full: cut the connection that has waited longest without a whole request
+        (idle, or still dripping one), so a new client is served. Called with the lock."""
+        waiting = [(c.since, sock) for sock, c in self._conns.items() if not c.busy]
+        if waiting:
+            _, sock = min(waiting, key=lambda pair: pair[0])
+            self._conns[sock].busy = True  # not chosen twice while it winds down
+            _cut(sock)
+
+    def reap(self) -> int:
+        """Cut every connection that has not sent a whole request within the deadline."""
+        now = time.monotonic()
+        with self._lock:
+            late = [sock for sock, c in self._conns.items() if not c.busy and now - c.since > REQUEST_DEADLINE_S]
+            for sock in late:
+                self._conns[sock].busy = True
+        for sock in late:
+            _cut(sock)
+        return len(late)
+
     def begin(self, sock: socket.socket) -> None:
         with self._lock:
             conn = self._conns.get(sock)
             if conn is not None:
                 conn.busy = True
 
-    def end(self, sock: socket.socket) -> None:
+    def end(self, sock: socket.socket, *, served: bool = True) -> None:
         with self._lock:
             conn = self._conns.get(sock)
-            if conn is not None:
+            if conn is not None and served:
                 conn.busy = False
-            self.requests += 1
+                conn.since = time.monotonic()
+            if served:
+                self.requests += 1
         if self.stopping:
             self._close_idle()
 
@@ -372,6 +405,13 @@ class MemoryHTTPServer(ThreadingHTTPServer):
                 except OSError:
                     pass
         return cut
+
+
+def _cut(sock: socket.socket) -> None:
+    try:
+        sock.shutdown(socket.SHUT_RDWR)  # the handler's blocked read returns at once
+    except OSError:
+        pass
 
 
 # ------------------------------------------------------------------- running
@@ -487,7 +527,7 @@ def serve(options: ServeOptions, *, out: TextIO, err: TextIO,
         if on_ready is not None:
             on_ready(url)
         while not stop.wait(0.5):
-            pass
+            server.reap()
         log.line("stopping: no new connections; finishing requests in flight…", always=True)
         cut = server.drain(DRAIN_TIMEOUT_S, force)
     finally:
