@@ -109,13 +109,21 @@ def test_reads_outside_the_grant_come_back_empty_not_403(served, admin):
     mine.close()
 
 
+def manager_client(served, admin, p: str):
+    """A key that may manage keys for one learner's region (grant:manage), as a teacher's tool would hold."""
+    engine, _ = served
+    grants = {**learner_grants(p), "grant:manage": [f"learner/{p}/*"]}
+    minted = admin.mint_key(MintKeyBody(name=f"manager-{p}", grants=grants))
+    return client_for(engine, context="ctx", api_key=minted.key)
+
+
 def test_minting_cannot_widen_grants(served, admin):
-    mine = learner_client(served, admin, "p_abc")
+    mine = manager_client(served, admin, "p_abc")
     with pytest.raises(MemoryRequestError) as caught:
         mine.mint_key(MintKeyBody(grants={"memory:read": ["learner/*"]}))
     assert caught.value.status == 400 and "widen" in caught.value.message
     with pytest.raises(MemoryRequestError):
-        mine.mint_key(MintKeyBody(grants={"grant:manage": ["learner/p_abc/*"]}))
+        mine.mint_key(MintKeyBody(grants={"grant:manage": ["learner/*"]}))
     with pytest.raises(MemoryRequestError):
         mine.mint_key(MintKeyBody(grants={"memory:fly": ["learner/p_abc/*"]}))
     narrower = mine.mint_key(MintKeyBody(grants={"memory:read": ["learner/p_abc/device/*"]}))
@@ -124,8 +132,62 @@ def test_minting_cannot_widen_grants(served, admin):
     assert reader.me().effective_grants == {"memory:read": ["learner/p_abc/device/*"]}
     inherited = mine.mint_key(MintKeyBody())  # no grants: a copy of the caller's, never wider
     copy = client_for(engine, context="ctx", api_key=inherited.key)
-    assert copy.me().effective_grants == learner_grants("p_abc")
+    assert copy.me().effective_grants == mine.me().effective_grants
     for c in (mine, reader, copy):
+        c.close()
+
+
+def test_a_learner_key_can_neither_mint_nor_see_other_keys(served, admin):
+    engine, _ = served
+    ada = learner_client(served, admin, "p_ada")
+    bob = learner_client(served, admin, "p_bob")
+    with pytest.raises(MemoryForbidden) as caught:
+        ada.mint_key(MintKeyBody())
+    assert caught.value.status == 403 and "grant:manage" in caught.value.message
+    status, _, listed = raw(engine, "GET", "/api/v1/ctx/keys", headers={"Authorization": f"Bearer {ada._api_key}"})
+    assert status == 200 and [k["name"] for k in listed] == ["learner-p_ada"]  # itself, nothing else
+    text = str(listed)
+    assert "p_bob" not in text and "lastUsedAt" not in text or all(k["name"] == "learner-p_ada" for k in listed)
+    _, _, everything = raw(engine, "GET", "/api/v1/ctx/keys", headers={"Authorization": f"Bearer {served[1]}"})
+    assert {k["name"] for k in everything} >= {"learner-p_ada", "learner-p_bob"}  # the admin sees all
+    for c in (ada, bob):
+        c.close()
+
+
+def test_keys_can_be_revoked_by_an_admin_or_by_themselves(served, admin):
+    engine, admin_key = served
+    ada = learner_client(served, admin, "p_ada")
+    bob = learner_client(served, admin, "p_bob")
+    ada_id = ada.me().principal_id and next(k["id"] for k in raw(engine, "GET", "/api/v1/ctx/keys", headers={
+        "Authorization": f"Bearer {ada._api_key}"})[2])
+    bob_id = next(k["id"] for k in raw(engine, "GET", "/api/v1/ctx/keys", headers={
+        "Authorization": f"Bearer {bob._api_key}"})[2])
+    # Ada cannot revoke Bob's key: it is not hers to see.
+    assert raw(engine, "DELETE", f"/api/v1/ctx/keys/{bob_id}", headers={"Authorization": f"Bearer {ada._api_key}"})[0] == 404
+    assert raw(engine, "DELETE", f"/api/v1/ctx/keys/{bob_id}", headers={"Authorization": f"Bearer {admin_key}"})[0] == 204
+    with pytest.raises(MemoryAuthError):
+        bob.me()  # revoked: 401 from now on
+    assert raw(engine, "DELETE", f"/api/v1/ctx/keys/{ada_id}", headers={"Authorization": f"Bearer {ada._api_key}"})[0] == 204
+    with pytest.raises(MemoryAuthError):
+        ada.me()
+    for c in (ada, bob):
+        c.close()
+
+
+def test_idempotency_keys_belong_to_the_key_that_sent_them(served, admin):
+    """Learner B reusing the Idempotency-Key value learner A used is a new write, not a 409."""
+    ada = learner_client(served, admin, "p_ada")
+    bob = learner_client(served, admin, "p_bob")
+    ada.register_scope("learner/p_ada")
+    bob.register_scope("learner/p_bob")
+    ada.write_facts(fact("gap", "ada's", scope="learner/p_ada"), idempotency_key="same-value")
+    bob.write_facts(fact("gap", "bob's", scope="learner/p_bob"), idempotency_key="same-value")
+    assert [a.value for a in bob.entity("topic", ENTITY).attributes] == ["bob's"]
+    assert [a.value for a in ada.entity("topic", ENTITY).attributes] == ["ada's"]
+    # ...while the same key resending the same body is still a replay
+    again = ada.write_facts(fact("gap", "ada's", scope="learner/p_ada"), idempotency_key="same-value")
+    assert [a.value for a in ada.entity("topic", ENTITY).attributes] == ["ada's"] and again is not None
+    for c in (ada, bob):
         c.close()
 
 

@@ -380,9 +380,13 @@ class MemoryClient:
 
 
 def _display_url(url: str) -> str:
-    from lumente_cli.text import redact_url
-
-    return redact_url(url).rstrip("/")
+    """The URL without user info, query or fragment, for messages."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
 def embedded_client(db_path: Path, *, context: str = "local") -> MemoryClient:

@@ -64,6 +64,15 @@ class Principal:
     def can_subtree(self, verb: str, root: str) -> bool:
         return norm.covers_subtree(self.effective.get(verb, []), root)
 
+    @property
+    def manages_keys(self) -> bool:
+        """Admins, and keys holding grant:manage, may list every key and mint and revoke them."""
+        return self.is_admin or bool(self.effective.get("grant:manage"))
+
+    @property
+    def idempotency_owner(self) -> str:
+        return f"key:{self.key_id}" if self.key_id else self.id
+
     def sees_node(self, path: str) -> bool:
         return any(norm.covers(patterns, path) for patterns in self.effective.values())
 
@@ -203,13 +212,17 @@ class KeyRing:
         return wire.MintedKey(key=secret, id=key_id, valid_until=valid_until)
 
     def list_keys(self, context: str, caller: Principal) -> list[wire.KeyDetail]:
+        """A manager sees the principal's keys in this context; any other key sees only itself."""
         assert self._store is not None
         with self._store.read() as con:
-            rows = con.execute(
-                """SELECT * FROM api_key WHERE principal_id = ? AND (context = ? OR context IS NULL)
-                   ORDER BY created_at, id""",
-                (caller.id, context),
-            ).fetchall()
+            if caller.manages_keys:
+                rows = con.execute(
+                    """SELECT * FROM api_key WHERE principal_id = ? AND (context = ? OR context IS NULL)
+                       ORDER BY created_at, id""",
+                    (caller.id, context),
+                ).fetchall()
+            else:
+                rows = con.execute("SELECT * FROM api_key WHERE id = ?", (caller.key_id,)).fetchall()
         return [
             wire.KeyDetail(
                 id=r["id"], name=r["name"], created_at=r["created_at"],
@@ -218,6 +231,22 @@ class KeyRing:
             )
             for r in rows
         ]
+
+
+    def revoke(self, context: str, caller: Principal, key_id: str) -> None:
+        """A manager revokes any minted key of its principal in this context; any key may
+        revoke itself. Admin keys are retired by restarting the server with another key."""
+        assert self._store is not None
+        with self._store.write() as con:
+            row = con.execute("SELECT * FROM api_key WHERE id = ?", (key_id,)).fetchone()
+            own = caller.key_id == key_id
+            visible = row is not None and (own or (
+                caller.manages_keys and row["principal_id"] == caller.id and row["context"] in (context, None)))
+            if not visible:
+                raise ApiProblem(404, f"no key {key_id!r} that this key may revoke")
+            if row["is_admin"]:
+                raise ApiProblem(400, "an admin key is not revoked here: restart the server with another key")
+            con.execute("DELETE FROM api_key WHERE id = ?", (key_id,))
 
 
 def _attenuate(caller: Principal, requested: dict[str, list[str]] | None) -> dict[str, list[str]]:

@@ -106,7 +106,9 @@ class MemoryEngine:
         held = None
         if key is not None:
             idempotency.check_key(key)
-            outcome = idempotency.claim(self.store, r.context, r.principal.id, key,
+            # Keys are scoped to who sent them: every API key is its own namespace (minted
+            # keys share their minter's principal, and learner B must never meet learner A's key).
+            outcome = idempotency.claim(self.store, r.context, r.principal.idempotency_owner, key,
                                         idempotency.body_hash(data), r.now)
             if isinstance(outcome, idempotency.Replay):
                 return raw_json_response(outcome.status, outcome.body, **{"Idempotency-Replayed": "true"})
@@ -161,6 +163,8 @@ class MemoryEngine:
 
     def _mint_key(self, r: Request) -> EngineResponse:
         ring = self._keyring()
+        if not r.principal.manages_keys:
+            raise ApiProblem(403, "minting keys needs an admin key or the grant:manage grant")
         data = parse_json(r.body, required=False)
         body = wire.MintKeyBody() if data is None else validate(wire.MintKeyBody, data)
         ttl = r.query.get("ttlSeconds")
@@ -174,3 +178,7 @@ class MemoryEngine:
 
     def _list_keys(self, r: Request) -> EngineResponse:
         return json_response(200, self._keyring().list_keys(r.context, r.principal))
+
+    def _revoke_key(self, r: Request) -> EngineResponse:
+        self._keyring().revoke(r.context, r.principal, r.params["id"])
+        return no_content()

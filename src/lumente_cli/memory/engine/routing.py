@@ -25,6 +25,7 @@ ROUTES: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("GET", ("me",), "whoami"),
     ("POST", ("keys",), "mint_key"),
     ("GET", ("keys",), "list_keys"),
+    ("DELETE", ("keys", "{id}"), "revoke_key"),
 )
 
 
