@@ -191,3 +191,54 @@ def test_a_client_that_stops_sending_mid_body_does_not_stop_the_server(shared):
     still_serving(shared)
     with httpx2.Client(base_url=shared.url, headers={"Authorization": f"Bearer {shared.key}"}) as admin:
         assert admin.post(FACTS, json=good_body(), headers={"Idempotency-Key": "after"}).status_code == 200
+
+
+def _raw_exchange(url: str, data: bytes, wait: float = 2.0) -> bytes:
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=wait) as s:
+        s.sendall(data)
+        chunks = []
+        try:
+            while chunk := s.recv(65536):
+                chunks.append(chunk)
+        except OSError:
+            pass
+    return b"".join(chunks)
+
+
+def test_a_header_line_without_a_colon_is_400_and_nothing_after_it_runs(shared):
+    body = b"GET /api/v1/health HTTP/1.1\r\n\r\n"  # would be smuggled as a second request
+    data = (b"POST /api/v1/lumente/facts HTTP/1.1\r\nHost: x\r\nthis line has no colon\r\n"
+            b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    reply = _raw_exchange(shared.url, data)
+    assert reply.startswith(b"HTTP/1.1 400") and reply.count(b"HTTP/1.1 ") == 1
+    still_serving(shared)
+
+
+def test_escape_sequences_in_a_request_line_never_reach_the_log(shared):
+    _raw_exchange(shared.url, b"G\x1b]0;pwned\x07ET\x1b[2J /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n")
+    _raw_exchange(shared.url, b"\x1b[31mBAD\x1b[0m\r\n\r\n")
+    still_serving(shared)
+    log = shared.stderr()
+    assert "\x1b" not in log and "\x07" not in log
+
+
+@pytest.mark.parametrize("body, words", [
+    (b'{"infer":"triples","scopes":[["learner/p_x"]],"triples":[{"entity":{"type":"topic","name":"e"},'
+     b'"key":"k","value":"\\ud800"}]}', "surrogate"),
+    (b'{"infer":"triples","x":' + b"[" * 5000 + b"]" * 5000 + b"}", "nests too deeply"),
+    (json.dumps(good_body(observed_at="0001-01-01T00:00:00+14:00")).encode(), "observed_at"),
+    (json.dumps(good_body(triples=[{"entity": {"type": "topic", "name": "e"}, "key": f"k{i}", "value": "v"}
+                                   for i in range(101)])).encode(), "at most 100 triples"),
+])
+def test_hostile_bodies_are_400_not_500(admin, body, words):
+    r = admin.post(f"/api/v1/{CONTEXT}/facts", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert words in r.json()["detail"]
+
+
+def test_a_huge_ttl_is_400_not_500(admin):
+    r = admin.post(f"/api/v1/{CONTEXT}/keys", json={"name": "forever"}, params={"ttlSeconds": "9" * 20})
+    assert r.status_code == 400 and "ttlSeconds" in r.json()["detail"]
+    r = admin.get(f"/api/v1/{CONTEXT}/entities/topic/e", params={"asOf": "0001-01-01T00:00:00+14:00"})
+    assert r.status_code == 400 and "asOf" in r.json()["detail"]

@@ -99,7 +99,8 @@ class RequestLog:
 
     def request(self, client: str, method: str, target: str, status: int, ms: float, trace: str) -> None:
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
-        self.line(f"{stamp} {client} {method} {loggable_target(target)} {status} {ms:.1f}ms {trace}")
+        shown = _UNPRINTABLE.sub("?", method)[:16]  # a method is the client's text too
+        self.line(f"{stamp} {client} {shown} {loggable_target(target)} {status} {ms:.1f}ms {trace}")
 
 
 def loggable_target(target: str) -> str:
@@ -150,6 +151,11 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_error(414, f"the request line is longer than {MAX_REQUEST_LINE} bytes")
                 return
             if not self.parse_request():  # it has answered the error itself
+                return
+            if self.headers.defects:
+                # A header line without a colon: the stdlib parser would stop there and read the
+                # rest (more headers, the body) as a second request.
+                self.send_error(400, "a header line is malformed (every header line needs a colon)")
                 return
             self._serve()
             self.wfile.flush()
@@ -247,7 +253,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._respond(code, {"Content-Type": PROBLEM_JSON}, problem_body(code, detail, instance), close=True)
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib's signature
-        self.server.log.line(f"{self.client_address[0]} {format % args}")
+        # stdlib messages quote the raw request line: no escape sequence reaches the operator's terminal
+        text = re.sub(r"[^\x20-\x7e]", "?", format % args)
+        self.server.log.line(f"{self.client_address[0]} {text[:300]}")
 
 
 # ------------------------------------------------------------------- server

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -21,9 +22,35 @@ def parse_json(body: bytes, *, required: bool = True) -> Any:
             raise ApiProblem(400, "request body is empty; send a JSON object")
         return None
     try:
-        return json.loads(body)
+        value = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ApiProblem(400, f"request body is not valid JSON: {exc}") from None
+    except RecursionError:  # the parser's own limit: an attack, not a body Lumente sends
+        raise ApiProblem(400, "request body nests too deeply") from None
+    if _has_lone_surrogate(value):
+        raise ApiProblem(400, "request body has a lone UTF-16 surrogate (\\ud800-\\udfff) in a string; "
+                              "it is not a character and cannot be stored")
+    return value
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """Any string in the document holding half a surrogate pair (walked without
+    recursion, so a deep document cannot overflow the stack here either)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _where(loc: tuple[Any, ...]) -> str:

@@ -34,6 +34,9 @@ from lumente_cli.memory.engine.timefmt import utcnow
 log = logging.getLogger(__name__)
 
 
+MAX_TTL_SECONDS = 10 * 365 * 24 * 3600
+
+
 class MemoryEngine:
     def __init__(self, db_path: Path, *, auth: KeyRing | None = None,
                  clock: Callable[[], datetime] = utcnow) -> None:
@@ -172,8 +175,8 @@ class MemoryEngine:
             ttl_seconds = None if ttl is None else int(ttl)
         except ValueError:
             raise ApiProblem(400, f"ttlSeconds must be a whole number, not {ttl!r}") from None
-        if ttl_seconds is not None and ttl_seconds < 0:
-            raise ApiProblem(400, "ttlSeconds must not be negative")
+        if ttl_seconds is not None and not 0 <= ttl_seconds <= MAX_TTL_SECONDS:
+            raise ApiProblem(400, f"ttlSeconds must be from 0 to {MAX_TTL_SECONDS} (ten years)")
         return json_response(201, ring.mint(r.context, r.principal, body, ttl_seconds, r.now))
 
     def _list_keys(self, r: Request) -> EngineResponse:

@@ -100,6 +100,9 @@ def plan(request: wire.FactsRequest) -> Plan:
         if path not in paths:
             paths.append(path)
     paths = paths or [norm.ROOT]  # the default write region
+    if len(request.triples) > MAX_TRIPLES:
+        raise ApiProblem(400, f"at most {MAX_TRIPLES} triples per request (got {len(request.triples)}); "
+                              "send more requests")
     triples = []
     for i, t in enumerate(request.triples):
         where = f"triples[{i}]"
@@ -126,8 +129,24 @@ def plan(request: wire.FactsRequest) -> Plan:
         role=request.role or DEFAULT_ROLE,
         text=request.text or "",
         labels=list(request.labels),
-        observed_at=parse(request.observed_at) if request.observed_at else None,
+        observed_at=_observed(request.observed_at) if request.observed_at else None,
     )
+
+
+# One request holds one write's triples; a body of thousands held the write lock long
+# enough to stall every other writer. Lumente itself sends one triple per request.
+MAX_TRIPLES = 100
+_EARLIEST, _LATEST = 1970, 2200
+
+
+def _observed(text: str) -> datetime:
+    try:
+        moment = parse(text)
+    except (ValueError, OverflowError):
+        raise ApiProblem(400, f"observed_at {text[:40]!r} is not an RFC 3339 time with a zone") from None
+    if not _EARLIEST <= moment.year <= _LATEST:
+        raise ApiProblem(400, f"observed_at {text[:40]!r} is outside {_EARLIEST}-{_LATEST}")
+    return moment
 
 
 def authorise(principal: Principal, p: Plan) -> None:

@@ -115,7 +115,7 @@ def _parse_as_of(raw: str | None) -> str | None:
         return None
     try:
         return fmt(parse(raw))
-    except ValueError as exc:
+    except (ValueError, OverflowError) as exc:  # year 1 at +14:00 is before year 1 in UTC
         raise ApiProblem(400, f"invalid asOf: {exc}") from None
 
 
