@@ -9,6 +9,8 @@ import stat
 import subprocess
 import sys
 
+import pytest
+
 from helpers import lumente, solid_script
 
 from lumente_cli import paths
@@ -73,3 +75,97 @@ def test_a_huge_input_line_is_refused_without_reading_it_whole(tmp_path):
     assert os.waitstatus_to_exitcode(status) == 2, err
     assert b"longer than 8,000 characters" in err and b"Traceback" not in err
     assert usage.ru_maxrss < 120 * 1024, f"peak {usage.ru_maxrss} KiB for a 200 MiB line: it was read whole"
+
+
+def _practice(home, *extra: str, stdin=None, stdout=subprocess.PIPE, input_bytes: bytes | None = None):
+    return subprocess.run([sys.executable, "-m", "lumente_cli", "practice", "jwt", "--no-memory", *extra],
+                          input=input_bytes, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE, timeout=60,
+                          env={**os.environ, "LUMENTE_HOME": str(home)})
+
+
+def _session_status(home) -> str:
+    import sqlite3
+
+    con = sqlite3.connect(home / "data" / "lumente.db")
+    try:
+        return con.execute("SELECT status FROM session ORDER BY started_at DESC LIMIT 1").fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_a_full_stdout_is_a_clear_line_not_a_bug(tmp_path):
+    with open("/dev/full", "wb") as full:
+        r = _practice(tmp_path / "home", stdout=full, input_bytes=solid_script(5).encode())
+    err = r.stderr.decode()
+    assert r.returncode == 1, err
+    assert "disk is full" in err and "bug" not in err and "Traceback" not in err
+
+
+def test_a_corrupt_database_is_named_with_the_fix(tmp_path):
+    home = tmp_path / "home"
+    assert _practice(home, input_bytes=solid_script(5).encode()).returncode == 0
+    db = home / "data" / "lumente.db"
+    data = bytearray(db.read_bytes())
+    for i in range(4096, min(len(data), 4096 * 6)):  # every page after the header page
+        data[i] = 0xA5
+    db.write_bytes(bytes(data))
+    for name in ("lumente.db-wal", "lumente.db-shm"):
+        (home / "data" / name).unlink(missing_ok=True)
+    r = _practice(home, input_bytes=solid_script(5).encode())
+    err = r.stderr.decode()
+    assert r.returncode in (1, 2), err
+    assert ("damaged" in err or "corrupt" in err) and "bug" not in err and "Traceback" not in err
+
+
+def test_a_read_only_database_error_is_explained():
+    import sqlite3
+
+    from lumente_cli.cli.common import environment_failure
+
+    con = sqlite3.connect("file::memory:?mode=ro", uri=True)
+    try:
+        con.execute("CREATE TABLE t(x)")
+    except sqlite3.Error as exc:
+        message, hint = environment_failure(exc)
+    assert "read-only" in message and "writable" in hint
+    full = OSError(28, "No space left on device", "/data/lumente.db")
+    assert "disk is full" in environment_failure(full)[0] and "/data/lumente.db" in environment_failure(full)[0]
+    assert environment_failure(RuntimeError("a real bug")) is None
+
+
+def test_a_closed_stdin_pauses_cleanly(tmp_path):
+    home = tmp_path / "home"
+    r = subprocess.run(["bash", "-c", f'"{sys.executable}" -m lumente_cli practice jwt --no-memory --predict 4 <&-'],
+                       capture_output=True, timeout=60, env={**os.environ, "LUMENTE_HOME": str(home)})
+    err = r.stderr.decode()
+    assert r.returncode == 3, err  # input ended: saved as paused
+    assert "Traceback" not in err and "bug" not in err
+    assert _session_status(home) == "paused"
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_pauses_the_session_like_ctrl_c(tmp_path, sig):
+    import signal
+    import time
+
+    home = tmp_path / "home"
+    proc = subprocess.Popen([sys.executable, "-m", "lumente_cli", "practice", "jwt", "--no-memory"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "LUMENTE_HOME": str(home)})
+    proc.stdin.write(b"5\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 20
+    while True:  # until the session is under way
+        try:
+            if _session_status(home) == "active":
+                break
+        except Exception:  # noqa: BLE001 - the database may not exist yet
+            pass
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    proc.send_signal(getattr(signal, sig))
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert b"saved as paused" in out + err
+    assert b"Traceback" not in err
+    assert _session_status(home) == "paused"

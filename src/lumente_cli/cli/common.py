@@ -81,6 +81,41 @@ def default_hint(exc: LumenteError) -> str:
     return "`lumente doctor` checks everything Lumente depends on and says how to fix it."
 
 
+def environment_failure(exc: BaseException) -> tuple[str, str] | None:
+    """(message, hint) for a failure of the machine rather than of Lumente: a full disk,
+    a read-only or corrupt file, a closed output. None for anything else (a bug)."""
+    import errno
+    import sqlite3
+
+    text = str(exc).lower()
+    if isinstance(exc, sqlite3.Error):
+        if "full" in text:
+            return ("the disk is full: Lumente could not save to its database.",
+                    "Free some space and run the command again; what was saved before is kept.")
+        if "readonly" in text or "read-only" in text:
+            return ("Lumente's database is read-only, so nothing can be saved.",
+                    "Make the data folder and its lumente.db writable (`lumente path` shows where).")
+        if "malformed" in text or "not a database" in text or "corrupt" in text:
+            return ("Lumente's database is damaged (SQLite says: " + str(exc)[:80] + ").",
+                    "`lumente doctor` checks it; move lumente.db aside to start a fresh one (a copy keeps your history).")
+        if "locked" in text or "busy" in text:
+            return ("Lumente's database is busy in another program for too long.",
+                    "Close the other lumente (or the program holding lumente.db) and try again.")
+        if "unable to open" in text or "disk i/o" in text:
+            return ("Lumente cannot open or write its database (" + str(exc)[:80] + ").",
+                    "Check the data folder's permissions and the disk (`lumente doctor`).")
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        if exc.errno == errno.ENOSPC:
+            return (f"the disk is full{where}.", "Free some space and run the command again; what was saved before is kept.")
+        if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            return (f"cannot write{where}: {exc.strerror or 'permission denied'}.",
+                    "Make Lumente's folders writable (`lumente path` shows them), or set LUMENTE_HOME to one you own.")
+        if exc.errno == errno.EBADF:
+            return ("an input or output stream is closed.", "Run lumente with its standard input and output open.")
+    return None
+
+
 def handle_errors(func: F) -> F:
     """Expected failures print one line (and a hint) and exit with their code;
     Ctrl-C exits 130; a bug prints a short notice instead of a traceback."""
@@ -102,6 +137,10 @@ def handle_errors(func: F) -> F:
             sys.stderr.close()
             raise typer.Exit(int(ExitCode.OK)) from None
         except Exception as exc:
+            known = environment_failure(exc)
+            if known is not None:
+                report_error(*known)
+                raise typer.Exit(int(ExitCode.ERROR)) from None
             if os.environ.get("LUMENTE_DEBUG"):
                 import traceback
 

@@ -55,7 +55,7 @@ def practice(
                 lib.resolve(concept)
             found = _map_new_concept(ws, concept, provider)
         prompts = err_console()
-        interactive = sys.stdin.isatty()
+        interactive = sys.stdin is not None and sys.stdin.isatty()  # `<&-` leaves no stdin at all
         io = TerminalIO(prompts) if interactive else ScriptedIO(echo=prompts)
         emitter = Emitter()
         view_console = err_console() if json_out else out_console()
@@ -77,7 +77,8 @@ def practice(
             spinner=lambda message: prompts.status(message, spinner="dots"), usage=usage,
             deliver_later=deliver_later,
         )
-        code = run.run()
+        with _stop_signals_pause():
+            code = run.run()
         backend.close()
     finally:
         ws.close()
@@ -95,3 +96,32 @@ def _map_new_concept(ws, name: str, provider):  # noqa: ANN001, ANN202
     from lumente_cli.agents.factory import map_new_concept
 
     return map_new_concept(ws, name, provider.value if provider else None, console=err_console())
+
+
+class _StopSignal(KeyboardInterrupt):
+    """SIGTERM or SIGHUP during a session: pause it, as Ctrl-C does."""
+
+
+def _stop_signals_pause():  # noqa: ANN202 - a context manager
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def installed():  # noqa: ANN202
+        def stop(signum: int, _frame: object) -> None:
+            raise _StopSignal(signal.Signals(signum).name)
+
+        previous = {}
+        for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+            if sig is not None:
+                try:
+                    previous[sig] = signal.signal(sig, stop)
+                except ValueError:  # not the main thread (an embedding test): leave signals alone
+                    pass
+        try:
+            yield
+        finally:
+            for sig, old in previous.items():
+                signal.signal(sig, old)
+
+    return installed()

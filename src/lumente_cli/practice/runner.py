@@ -5,6 +5,7 @@ levels are `advance()`'s; this module only moves data between the parts."""
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -87,6 +88,10 @@ class PracticeRun:
             return ExitCode.PAUSED
         except LumenteError:
             self._pause("bad_input")
+            raise
+        except (OSError, sqlite3.Error):  # a full disk, a read-only file: keep what can be kept
+            with contextlib.suppress(OSError, sqlite3.Error):
+                self._pause("storage")
             raise
         self._finish()
         self.store.release(self.record.id)  # type: ignore[union-attr]

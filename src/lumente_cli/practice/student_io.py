@@ -4,6 +4,7 @@ answer, bad input is a usage error)."""
 
 from __future__ import annotations
 
+import io
 import sys
 from typing import BinaryIO, Protocol
 
@@ -64,7 +65,9 @@ class ScriptedIO:
     interactive = False
 
     def __init__(self, stream: BinaryIO | None = None, echo: Console | None = None) -> None:
-        self.stream = stream if stream is not None else sys.stdin.buffer
+        if stream is None:  # a closed stdin (`<&-`) reads as input that has ended
+            stream = sys.stdin.buffer if sys.stdin is not None else io.BytesIO()
+        self.stream = stream
         self.echo = echo
         self.line_no = 0
 
