@@ -22,6 +22,10 @@ MADE_UP = "attribute:madeupmadeupmadeup0000"
 Reply = tuple[int, Any]  # (status, payload): 200 -> the text block's JSON (or a RawText); else the error body
 
 
+class RawMessage(dict):
+    """A whole Messages API message, sent as it is (thinking blocks, a stop reason)."""
+
+
 class RawText(str):
     """A 200 reply whose text block is exactly this string (e.g. not JSON at all)."""
 
@@ -91,7 +95,7 @@ class FakeMessagesAPI:
                 n = sum(1 for s in api.seen if s.role == role)
                 api.seen.append(Seen(role, body, {k.lower(): v for k, v in self.headers.items()}))
                 status, payload = api.reply(role, body, n)
-                if status == 200:
+                if status == 200 and not isinstance(payload, RawMessage):
                     text = str(payload) if isinstance(payload, RawText) else None
                     payload = message(payload, body.get("model", "claude-test"), text=text)
                 raw = json.dumps(payload).encode()

@@ -146,3 +146,97 @@ def test_without_a_key_an_unknown_concept_is_not_mapped():
 def test_provider_claude_without_a_key_is_a_usage_error():
     r = lumente_process("practice", "jwt", "--provider", "claude", input=HELPED)
     assert r.exit_code == 2 and "needs an API key" in r.stderr
+
+
+# the real API's ways of failing, over whole sessions --------------------------------------
+
+
+def test_a_400_every_time_is_said_once_with_the_servers_message_and_stops_claude():
+    def reply(role, body, n):
+        return error(400, "invalid_request_error", "output_config.effort: this model does not support effort")
+
+    with FakeMessagesAPI(reply) as api:
+        r = lumente_process("practice", "jwt", "--json", input=HELPED, env=claude_env(api))
+    assert r.exit_code == 0, r.stderr
+    notices = [e["message"] for e in events(r, "notice")]
+    assert len(notices) == 2  # the first, naming the message; the second, saying Claude is off
+    assert "this model does not support effort" in notices[0]
+    assert notices[1].endswith("the offline agents answer for the rest of this session.")
+    assert len(api.seen) == 2  # and not one call more
+    assert events(r, "session_finished")[0]["usage"]["fallbacks"] >= 8
+
+
+@pytest.mark.slow
+def test_an_api_that_never_answers_costs_one_timeout_for_the_whole_session():
+    import threading
+    import time
+
+    release = threading.Event()
+
+    def reply(role, body, n):
+        release.wait(60)  # hold the request: the client times out first
+        return default_reply(role, body)
+
+    with FakeMessagesAPI(reply) as api:
+        started = time.monotonic()
+        r = lumente_process("practice", "jwt", "--json", input=HELPED, env=claude_env(api), timeout=120)
+        took = time.monotonic() - started
+        release.set()
+    assert r.exit_code == 0, r.stderr
+    assert len(api.seen) == 1
+    notices = [e["message"] for e in events(r, "notice")]
+    assert len(notices) == 1 and "did not answer in time" in notices[0]
+    assert took < 20 + 10, took  # one 20 s timeout, then offline
+
+
+def test_thinking_until_the_cap_is_retried_with_more_room_then_falls_back():
+    from fake_messages_api import RawMessage
+
+    def reply(role, body, n):
+        if role == "evaluator":
+            return 200, RawMessage({
+                "id": "msg_fake", "type": "message", "role": "assistant", "model": body["model"],
+                "content": [{"type": "thinking", "thinking": "hmm " * 50, "signature": "sig"}],
+                "stop_reason": "max_tokens", "stop_sequence": None,
+                "usage": {"input_tokens": 100, "output_tokens": body["max_tokens"]},
+            })
+        return default_reply(role, body)
+
+    with FakeMessagesAPI(reply) as api:
+        r = lumente_process("practice", "jwt", "--json", input=HELPED, env=claude_env(api))
+    assert r.exit_code == 0, r.stderr
+    evaluator_calls = [s.body for s in api.seen if s.role == "evaluator"]
+    assert [b["max_tokens"] for b in evaluator_calls[:2]] == [6000, 12000]  # room doubled once
+    assert all(b["output_config"]["effort"] == "medium" for b in evaluator_calls)
+    notices = [e["message"] for e in events(r, "notice")]
+    assert any("cut off" in n for n in notices)
+
+
+def test_verdicts_their_evidence_does_not_support_are_lowered_and_requests_carry_what_was_shown():
+    def reply(role, body, n):
+        if role == "evaluator":
+            return 200, {"covered": [], "verdict": "solid", "feedback": "Claude says: brilliant."}
+        return default_reply(role, body)
+
+    with FakeMessagesAPI(reply) as api:
+        r = lumente_process("practice", "jwt", "--json", input=HELPED, env=claude_env(api))
+    assert r.exit_code == 0, r.stderr
+    assert [e["verdict"] for e in events(r, "verdict")] == ["missing"] * 4
+    evaluator = next(s.body for s in api.seen if s.role == "evaluator")
+    schema = evaluator["output_config"]["format"]["schema"]
+    assert list(schema["properties"])[0] == "covered" and "covered" in schema["required"]
+    sent = evaluator["messages"][0]["content"]
+    sent = sent if isinstance(sent, str) else " ".join(b.get("text", "") for b in sent)
+    assert "What this session showed the student" in sent and "Claude asks" in sent
+    assert "phrasings that express it" not in sent
+
+
+def test_a_deprecated_model_is_warned_about_once_in_a_session():
+    from anthropic.resources.messages import DEPRECATED_MODELS
+
+    old = next(iter(DEPRECATED_MODELS))
+    with FakeMessagesAPI() as api:
+        r = lumente_process("practice", "jwt", "--json", input=HELPED, env={**claude_env(api), "LUMENTE_MODEL": old})
+    assert r.exit_code == 0, r.stderr
+    warnings = [e["message"] for e in events(r, "notice") if "deprecated" in e["message"]]
+    assert len(warnings) == 1 and DEPRECATED_MODELS[old] in warnings[0]

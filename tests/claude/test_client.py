@@ -33,7 +33,7 @@ def test_importing_the_claude_package_does_not_import_the_sdk():
 
 def test_defaults_suit_an_interactive_tool():
     client = make_anthropic_client(api_key=KEY)
-    assert client.max_retries == DEFAULT_MAX_RETRIES == 1
+    assert client.max_retries == DEFAULT_MAX_RETRIES == 0  # the provider retries what is worth it, never a timeout
     assert client.timeout.read == DEFAULT_TIMEOUT_SECONDS == 20.0
     assert client.timeout.connect == CONNECT_TIMEOUT_SECONDS
     client.close()

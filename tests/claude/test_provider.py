@@ -381,34 +381,37 @@ def test_unknown_model_stops_claude_for_the_session(jwt):
     ]
 
 
-def test_429_is_retried_by_the_sdk_then_falls_back_for_that_call_only(jwt):
+def test_429_with_a_short_retry_after_is_retried_once_then_falls_back_for_that_call_only(jwt):
     limited = lambda _req: api_error(429, "rate_limit_error", headers={"retry-after-ms": "1"})  # noqa: E731
-    h = Harness(jwt, limited, limited, limited, reply(EVALUATION), max_retries=2)
+    h = Harness(jwt, limited, limited, reply(EVALUATION))
 
     evaluation = h.agents.evaluate(evaluate_input())
 
     assert evaluation == h.offline.evaluate(evaluate_input())
-    assert len(h.fake.requests) == 3  # the first try and max_retries=2 retries
-    assert [r.headers["x-stainless-retry-count"] for r in h.fake.requests] == ["0", "1", "2"]
+    assert len(h.fake.requests) == 2  # the first try and the provider's one retry
     assert h.notices == ["Claude is rate-limiting requests (HTTP 429); the offline evaluator judged this answer."]
     # Not a session-ending failure: the next call asks Claude again.
     assert h.agents.evaluate(evaluate_input()) == Evaluation(**EVALUATION)
     assert h.agents.stopped is None and len(h.notices) == 1
 
 
-def test_529_overloaded_falls_back_with_its_own_notice(jwt):
-    overloaded = lambda _req: api_error(529, "overloaded_error", headers={"retry-after-ms": "1"})  # noqa: E731
-    h = Harness(jwt, overloaded, overloaded, max_retries=1)
+def test_529_overloaded_is_retried_once_and_a_second_time_ends_claude_for_the_session(jwt):
+    overloaded = lambda _req: api_error(529, "overloaded_error")  # noqa: E731
+    h = Harness(jwt, overloaded, overloaded, overloaded, overloaded)
+    hint = HintInput(concept="jwt", part="coordinate", level=3, tap=1)
 
-    remark = h.agents.hint(HintInput(concept="jwt", part="coordinate", level=3, tap=1))
-
-    assert remark == h.offline.hint(HintInput(concept="jwt", part="coordinate", level=3, tap=1))
+    assert h.agents.hint(hint) == h.offline.hint(hint)
     assert len(h.fake.requests) == 2
     assert h.notices == ["Claude is overloaded right now (HTTP 529); the offline hint giver gave this hint."]
+    h.agents.hint(hint)
+    assert h.agents.stopped is not None and len(h.fake.requests) == 4
+    assert h.notices[-1] == "Claude is overloaded right now (HTTP 529); the offline agents answer for the rest of this session."
+    h.agents.hint(hint)
+    assert len(h.fake.requests) == 4  # no more calls
 
 
 def test_a_long_retry_after_is_not_waited_for(jwt):
-    h = Harness(jwt, api_error(429, "rate_limit_error", headers={"retry-after": "120"}), max_retries=2)
+    h = Harness(jwt, api_error(429, "rate_limit_error", headers={"retry-after": "120"}))
 
     started = time.monotonic()
     h.agents.evaluate(evaluate_input())
@@ -418,34 +421,48 @@ def test_a_long_retry_after_is_not_waited_for(jwt):
     assert h.notices == ["Claude is rate-limiting requests (HTTP 429); the offline evaluator judged this answer."]
 
 
-def test_timeout_falls_back(jwt):
-    h = Harness(jwt, httpx2.ReadTimeout("timed out"), httpx2.ReadTimeout("timed out"), max_retries=1)
+def test_a_timeout_ends_claude_for_the_session_after_one_attempt(jwt):
+    h = Harness(jwt, httpx2.ReadTimeout("timed out"), reply(EVALUATION))
 
     evaluation = h.agents.evaluate(evaluate_input())
 
     assert evaluation == h.offline.evaluate(evaluate_input())
-    assert len(h.fake.requests) == 2
-    assert h.notices == ["Claude did not answer in time; the offline evaluator judged this answer."]
-    assert h.agents.stopped is None
+    assert len(h.fake.requests) == 1  # a timeout is never retried: it would cost the student another one
+    assert h.notices == ["Claude did not answer in time; the offline agents answer for the rest of this session."]
+    assert h.agents.stopped is not None
+    h.agents.evaluate(evaluate_input())
+    assert len(h.fake.requests) == 1
 
 
-def test_connection_error_falls_back(jwt):
-    h = Harness(jwt, httpx2.ConnectError("connection refused"))
+def test_a_connection_error_is_retried_once_then_falls_back(jwt):
+    h = Harness(jwt, httpx2.ConnectError("connection refused"), httpx2.ConnectError("connection refused"))
     h.agents.judge(JudgeInput(concept="jwt", part="coordinate", question="How is it revoked?"))
+    assert len(h.fake.requests) == 2
     assert h.notices == [
         "Could not reach Claude (network error); the offline question judge judged this question."
     ]
 
 
-def test_other_status_errors_fall_back(jwt):
-    h = Harness(jwt, api_error(500, "api_error", "internal"), api_error(400, "invalid_request_error", "bad"))
+def test_a_rejected_request_shows_the_servers_message_and_the_same_one_twice_ends_claude(jwt):
+    bad = lambda _req: api_error(400, "invalid_request_error", "output_config.effort: \x1b[2Jnot supported")  # noqa: E731
+    h = Harness(jwt, bad, bad, reply(EVALUATION))
     h.agents.coach(coach_input())
-    h.agents.ask(AskInput(concept="jwt", part="coordinate", level=2))
+    assert len(h.fake.requests) == 1  # a 400 is not retried
     assert h.notices == [
-        "Claude returned an error (HTTP 500); the offline coach wrote this note.",
-        "Claude returned an error (HTTP 400); the offline question asker set this part.",
+        "Claude rejected the request (HTTP 400: output_config.effort: not supported); the offline coach wrote this note."
     ]
     assert h.agents.stopped is None
+    h.agents.ask(AskInput(concept="jwt", part="coordinate", level=2))
+    assert h.agents.stopped is not None
+    assert h.notices[-1].endswith("the offline agents answer for the rest of this session.")
+    h.agents.coach(coach_input())
+    assert len(h.fake.requests) == 2  # not called again
+
+
+def test_a_server_error_is_retried_once(jwt):
+    h = Harness(jwt, api_error(500, "api_error", "internal"), reply(EVALUATION))
+    assert h.agents.evaluate(evaluate_input()) == Evaluation(**EVALUATION)
+    assert len(h.fake.requests) == 2 and h.notices == []
 
 
 def test_the_key_never_appears_in_a_notice(jwt):
@@ -453,7 +470,7 @@ def test_the_key_never_appears_in_a_notice(jwt):
     h = Harness(
         jwt,
         api_error(429, "rate_limit_error", echo),
-        api_error(500, "api_error", echo),
+        api_error(400, "invalid_request_error", echo),
         reply(echo),
         reply(echo),
         api_error(401, "authentication_error", echo),
@@ -465,6 +482,20 @@ def test_the_key_never_appears_in_a_notice(jwt):
     assert len(h.notices) == 4
     assert all(KEY not in line and "sk-ant" not in line for line in h.notices)
     assert KEY not in repr(h.agents.usage)
+
+
+def test_every_request_sets_an_effort_and_room_for_thinking_and_no_sampling(jwt):
+    from lumente_cli.agents.claude.provider import EFFORT, MAX_TOKENS
+
+    h = Harness(jwt, reply(EVALUATION))
+    h.agents.evaluate(evaluate_input())
+    body = h.fake.bodies[0]
+    assert body["output_config"]["effort"] == EFFORT["evaluator"] == "medium"
+    assert body["output_config"]["format"]["type"] == "json_schema"
+    assert body["max_tokens"] == MAX_TOKENS["evaluator"] >= 4000
+    for rejected in ("temperature", "top_p", "top_k", "thinking"):
+        assert rejected not in body
+    assert body["messages"][-1]["role"] == "user"  # no assistant prefill
 
 
 # the evaluator checks itself ------------------------------------------------------------
@@ -523,3 +554,24 @@ def test_the_evaluator_is_sent_what_the_session_showed_and_the_key_points_in_wor
         for phrasing in kp.accept:
             if " " in phrasing or "|" in phrasing:
                 assert phrasing not in text, "the offline matcher's phrasing lists are not sent"
+
+
+def test_the_hint_giver_is_told_the_level_and_the_hints_already_given(jwt):
+    h = Harness(jwt, reply({"message": "Think about who keeps the state.", "cites": []}))
+    given = ("Think about what the server must remember.", "Compare where the data lives.")
+    h.agents.hint(HintInput(concept="jwt", part="coordinate", level=4, tap=3, given=given))
+    text = h.fake.user_text(0)
+    assert "Help level: 4 of 5" in text and "Help tap: 3" in text
+    assert "Hints already given on this part" in text and all(g in text for g in given)
+    assert "Never repeat one" in h.fake.bodies[0]["system"]
+
+
+def test_a_deprecated_model_is_warned_about_once_with_its_end_of_life():
+    from anthropic.resources.messages import DEPRECATED_MODELS
+
+    from lumente_cli.agents.factory import deprecation_warning
+
+    old = next(iter(DEPRECATED_MODELS))
+    line = deprecation_warning(old)
+    assert line is not None and old in line and DEPRECATED_MODELS[old] in line and "LUMENTE_MODEL" in line
+    assert deprecation_warning("claude-sonnet-5-5") is None

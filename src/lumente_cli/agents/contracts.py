@@ -51,6 +51,7 @@ class HintInput(_In):
     part: PartKey
     level: int = Field(ge=1, le=5)
     tap: int = Field(ge=1, description="Which Help tap on this part this is (1 for the first).")
+    given: tuple[str, ...] = Field(default=(), max_length=12, description="Hints already given on this part, in order.")
     memory: tuple[MemoryFact, ...] = ()
 
 

@@ -64,9 +64,23 @@ def make_agents(
     _require_key(settings)
     from lumente_cli.agents.claude import ClaudeAgents
 
-    agents = ClaudeAgents(concept, _client(settings), model=model_of(settings), fallback=offline, notify=notify,
-                          usage=usage)
+    model = model_of(settings)
+    agents = ClaudeAgents(concept, _client(settings), model=model, fallback=offline, notify=notify, usage=usage)
+    warning = deprecation_warning(model)
+    if warning:
+        notify(warning)
     return agents, usage
+
+
+def deprecation_warning(model: str) -> str | None:
+    """One line when the SDK lists the model as deprecated, with its end-of-life date."""
+    from anthropic.resources.messages import DEPRECATED_MODELS
+
+    end = DEPRECATED_MODELS.get(model)
+    if end is None:
+        return None
+    return (f"The model {model} is deprecated and reaches end of life on {end}; "
+            "set LUMENTE_MODEL (or `lumente config set model`) to a current one, e.g. claude-sonnet-5-5.")
 
 
 def map_new_concept(ws: Workspace, name: str, override: str | None, *, console: Console) -> Concept:

@@ -232,7 +232,8 @@ class PracticeRun:
             assert part is not None
             with self.spinner("Finding a hint…"):
                 remark = self.turn.call(  # type: ignore[union-attr]
-                    "hint_giver", HintInput(concept=self.concept.id, part=part.part, level=part.level, tap=part.help_taps)
+                    "hint_giver", HintInput(concept=self.concept.id, part=part.part, level=part.level, tap=part.help_taps,
+                                            given=self.shown.hints)
                 )
             self.emitter.emit("hint", part=part.part, tap=part.help_taps, message=remark.message, citations=self._citations(remark))
             self.shown = self.shown.model_copy(update={"hints": (*self.shown.hints, remark.message[:MAX_SHOWN_CHARS])[-12:]})

@@ -36,14 +36,14 @@ does not mark it deprecated (unlike `claude-sonnet-4-5`, whose end of life is
 # of 10 minutes. Connecting should take well under a second; 5 s allows a slow
 # network without letting a dead one stall the session.
 #
-# One SDK retry absorbs a transient 429/5xx/529 or a dropped connection (backoff
-# 0.5-1 s). With a second retry the worst case (three timeouts) would pass a
-# minute; with one it stays near 41 s and is usually a few seconds. A server that
-# asks us to wait longer than MAX_RETRY_WAIT_SECONDS before retrying is not waited
-# for at all (see `_cap_retry_wait`): that call falls back to offline at once.
+# The SDK retries nothing: it would retry a timeout too, doubling what a hung API
+# costs. The provider retries what is worth retrying (a dropped connection, a 5xx
+# or 529, a 429 with a short retry-after) once itself, and a timeout ends Claude
+# for the session: a dead or hung API costs one notice and one timeout. A server
+# that asks us to wait longer than MAX_RETRY_WAIT_SECONDS is not waited for.
 DEFAULT_TIMEOUT_SECONDS = 20.0
 CONNECT_TIMEOUT_SECONDS = 5.0
-DEFAULT_MAX_RETRIES = 1
+DEFAULT_MAX_RETRIES = 0
 MAX_RETRY_WAIT_SECONDS = 5.0
 
 # The mapper writes a whole concept file (3-6 thousand tokens), which takes a

@@ -12,6 +12,7 @@ the session, after a single notice.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -19,7 +20,8 @@ from pydantic import BaseModel
 
 from lumente_cli.agents.claude import prompting
 from lumente_cli.agents.claude.client import Usage, metered
-from lumente_cli.agents.claude.failures import describe_api_error
+from lumente_cli.agents.claude.client import MAX_RETRY_WAIT_SECONDS
+from lumente_cli.agents.claude.failures import Failure, describe_api_error
 from lumente_cli.agents.claude.structured import ReplyProblem, request_structured
 from lumente_cli.agents.contracts import (
     AgentRole,
@@ -44,17 +46,36 @@ if TYPE_CHECKING:  # pragma: no cover
 
 T = TypeVar("T", bound=BaseModel)
 
+
+class _GaveUp(Exception):
+    def __init__(self, failure: Failure) -> None:
+        super().__init__(failure.cause)
+        self.failure = failure
+
+
 ATTEMPTS = 2  # the first reply, and one retry when it does not fit
 
-# Output budgets per agent: replies are a few sentences of JSON. A reply cut off
-# at the limit is retried once with twice the budget.
-MAX_TOKENS: dict[str, int] = {
-    "question_asker": 600,
-    "hint_giver": 500,
-    "evaluator": 700,
-    "question_judge": 400,
-    "coach": 700,
+# How hard each agent thinks. Current models think adaptively by default, at high
+# effort, and thinking counts toward max_tokens: a short reply could be all thinking.
+# The evaluator judges, so it thinks more; the others write a sentence or two.
+EFFORT: dict[str, str] = {
+    "question_asker": "low",
+    "hint_giver": "low",
+    "evaluator": "medium",
+    "question_judge": "low",
+    "coach": "low",
 }
+# max_tokens is only a cap (tokens are billed as used): room for the thinking the
+# effort allows plus a few sentences of JSON. A reply cut off at the cap is retried
+# once with twice the room.
+MAX_TOKENS: dict[str, int] = {
+    "question_asker": 3000,
+    "hint_giver": 3000,
+    "evaluator": 6000,
+    "question_judge": 2000,
+    "coach": 3000,
+}
+BACKOFF_S = 0.5  # before the one retry of a transient failure
 
 ROLE_NAMES: dict[str, str] = {
     "question_asker": "question asker",
@@ -107,6 +128,7 @@ class ClaudeAgents:
         self._secret = getattr(client, "api_key", None) or ""
         self._client, self._meter = metered(client, usage)
         self._stopped: str | None = None
+        self._seen_failures: set[str] = set()
 
     @property
     def stopped(self) -> str | None:
@@ -214,33 +236,50 @@ class ClaudeAgents:
         problem: ReplyProblem | None = None
         for _ in range(ATTEMPTS):
             try:
-                reply = request_structured(
-                    self._client,
-                    self._meter,
-                    self.usage,
-                    model=self.model,
-                    system=system,
-                    messages=messages,
-                    output_format=contract,
-                    max_tokens=max_tokens,
-                )
+                reply = self._request(role, contract, system, messages, max_tokens)
                 return fit(reply)
             except ReplyProblem as exc:
                 problem = exc
                 if exc.kind == "cut_off":
                     max_tokens *= 2
+            except _GaveUp as gave_up:
+                return self._give_up(role, gave_up.failure, offline)
+        assert problem is not None
+        self._say(reply_notice(role, problem.kind))
+        return self._fall_back(offline)
+
+    def _request(self, role: AgentRole, contract: type[T], system: str, messages: list[dict[str, str]],
+                 max_tokens: int) -> T:
+        """One reply, with one retry for a failure worth retrying; _GaveUp otherwise."""
+        for attempt in range(2):
+            try:
+                return request_structured(
+                    self._client, self._meter, self.usage, model=self.model, system=system, messages=messages,
+                    output_format=contract, max_tokens=max_tokens, effort=EFFORT[role],
+                )
+            except ReplyProblem:
+                raise
             except Exception as exc:  # noqa: BLE001 - only SDK errors are handled; the rest re-raise
                 failure = describe_api_error(exc, model=self.model)
                 if failure is None:
                     raise
-                if failure.ends_session:
-                    self._stopped = failure.cause
-                    self._say(f"{failure.cause}; {SESSION_FALLBACK}.")
-                else:
-                    self._say(f"{failure.cause}; {FALLBACK_DID[role]}.")
-                return self._fall_back(offline)
-        assert problem is not None
-        self._say(reply_notice(role, problem.kind))
+                wait = failure.wait_s
+                retry = failure.transient or (wait is not None and wait <= MAX_RETRY_WAIT_SECONDS)
+                if attempt == 0 and retry and not failure.ends_session:
+                    time.sleep(BACKOFF_S if wait is None else max(0.0, wait))
+                    continue
+                raise _GaveUp(failure) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _give_up(self, role: AgentRole, failure: Failure, offline: Callable[[], T]) -> T:
+        repeated = failure.repeat_key is not None and failure.repeat_key in self._seen_failures
+        if failure.repeat_key is not None:
+            self._seen_failures.add(failure.repeat_key)
+        if failure.ends_session or repeated:
+            self._stopped = failure.cause
+            self._say(f"{failure.cause}; {SESSION_FALLBACK}.")
+        else:
+            self._say(f"{failure.cause}; {FALLBACK_DID[role]}.")
         return self._fall_back(offline)
 
     def _fall_back(self, offline: Callable[[], T]) -> T:

@@ -46,13 +46,18 @@ def request_structured(
     output_format: type[T],
     max_tokens: int,
     timeout: float | httpx2.Timeout | None = None,
+    effort: str | None = None,
 ) -> T:
-    """Ask once; return the reply validated as `output_format`."""
+    """Ask once; return the reply validated as `output_format`. `effort` sets how hard
+    the model thinks (thinking counts toward max_tokens); no sampling parameters are
+    sent, since current models reject them."""
     meter.reset()
     usage.calls += 1
     options: dict[str, Any] = {}
     if timeout is not None:
         options["timeout"] = timeout
+    if effort is not None:
+        options["output_config"] = {"effort": effort}
     try:
         message = client.messages.parse(
             model=model,
