@@ -113,7 +113,7 @@ def test_the_mapper_builds_saves_and_reuses_a_new_concept():
     mapped = {**jwt, "id": "event_sourcing", "name": "Event sourcing", "full_name": None, "aliases": []}
 
     def reply(role, body, n):
-        return (200, mapped) if role == "concept_mapper" else default_reply(role, body)
+        return (200, {"decline": None, "concept": mapped}) if role == "concept_mapper" else default_reply(role, body)
 
     with FakeMessagesAPI(reply) as api:
         env = claude_env(api)
@@ -129,7 +129,9 @@ def test_the_mapper_builds_saves_and_reuses_a_new_concept():
 
 def test_the_mapper_producing_an_invalid_concept_is_a_clear_error():
     def reply(role, body, n):
-        return (200, {"id": "event_sourcing", "name": "Event sourcing"}) if role == "concept_mapper" else default_reply(role, body)
+        if role == "concept_mapper":
+            return 200, {"decline": None, "concept": {"id": "event_sourcing", "name": "Event sourcing"}}
+        return default_reply(role, body)
 
     with FakeMessagesAPI(reply) as api:
         r = lumente_process("practice", "event sourcing", input=HELPED, env=claude_env(api))
@@ -240,3 +242,19 @@ def test_a_deprecated_model_is_warned_about_once_in_a_session():
     assert r.exit_code == 0, r.stderr
     warnings = [e["message"] for e in events(r, "notice") if "deprecated" in e["message"]]
     assert len(warnings) == 1 and DEPRECATED_MODELS[old] in warnings[0]
+
+
+def test_the_mapper_can_decline_a_name_that_is_not_a_programming_concept_and_says_why():
+    def reply(role, body, n):
+        if role == "concept_mapper":
+            return 200, {"decline": "'my cat's birthday' is not a programming concept \x1b[2J.", "concept": None}
+        return default_reply(role, body)
+
+    with FakeMessagesAPI(reply) as api:
+        r = lumente_process("practice", "my cats birthday", input=HELPED, env=claude_env(api))
+    assert r.exit_code == 2, r.stderr
+    assert "Claude declined to map" in r.stderr and "not a programming concept" in r.stderr
+    assert "\x1b" not in r.stderr and "Traceback" not in r.stderr
+    assert api.roles().count("concept_mapper") == 1
+    body = next(s.body for s in api.seen if s.role == "concept_mapper")
+    assert body["output_config"]["effort"] == "medium" and body["max_tokens"] >= 16000

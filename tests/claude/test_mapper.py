@@ -20,6 +20,11 @@ from lumente_cli.errors import ProviderError
 INP = MapInput(name="JSON Web Token", concept_id="json_web_token")
 
 
+def mapped(data: dict) -> dict:
+    """The mapper's reply: a concept, not a refusal."""
+    return {"decline": None, "concept": data}
+
+
 def concept_json(concept: Concept, **changes) -> dict:
     data = copy.deepcopy(concept.model_dump(mode="json"))
     data.update(changes)
@@ -27,7 +32,7 @@ def concept_json(concept: Concept, **changes) -> dict:
 
 
 def test_a_valid_mapped_concept_is_returned_saved_and_loaded_back(jwt, tmp_path):
-    fake = FakeClaude(reply(concept_json(jwt, id="whatever"), input_tokens=6000, output_tokens=3500))
+    fake = FakeClaude(reply(mapped(concept_json(jwt, id="whatever")), input_tokens=6000, output_tokens=3500))
     usage = Usage()
 
     concept = map_concept(client_for(fake), model=MODEL, inp=INP, usage=usage)
@@ -39,7 +44,8 @@ def test_a_valid_mapped_concept_is_returned_saved_and_loaded_back(jwt, tmp_path)
     assert body["model"] == MODEL
     assert body["system"] == load_prompt("mapper")
     assert body["output_config"]["format"]["type"] == "json_schema"
-    assert "supraordinate" in body["output_config"]["format"]["schema"]["properties"]
+    assert "decline" in body["output_config"]["format"]["schema"]["properties"]
+    assert body["output_config"]["effort"] == "medium"
     text = fake.user_text()
     assert "<concept_name>\nJSON Web Token\n</concept_name>" in text
     assert "`id` must be exactly: json_web_token" in text
@@ -56,7 +62,7 @@ def test_a_valid_mapped_concept_is_returned_saved_and_loaded_back(jwt, tmp_path)
 def test_an_invalid_concept_twice_is_a_provider_error(jwt):
     broken = concept_json(jwt)
     broken["attributes"]["hints"] = ["Only one hint."]  # at least three are required
-    fake = FakeClaude(reply(broken, output_tokens=3000), reply(broken, output_tokens=3100))
+    fake = FakeClaude(reply(mapped(broken), output_tokens=3000), reply(mapped(broken), output_tokens=3100))
     usage = Usage()
 
     with pytest.raises(ProviderError) as info:
@@ -79,7 +85,7 @@ def test_an_invalid_concept_twice_is_a_provider_error(jwt):
 def test_a_fixed_concept_on_the_retry_is_accepted(jwt):
     broken = concept_json(jwt)
     del broken["coordinate"]
-    fake = FakeClaude(reply(broken), reply(concept_json(jwt)))
+    fake = FakeClaude(reply(mapped(broken)), reply(mapped(concept_json(jwt))))
 
     concept = map_concept(client_for(fake), model=MODEL, inp=INP, usage=Usage())
 

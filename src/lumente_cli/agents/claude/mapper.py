@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from lumente_cli.agents.claude import prompting, toml_writer
 from lumente_cli.agents.claude.client import (
@@ -41,10 +41,23 @@ if TYPE_CHECKING:  # pragma: no cover
     import anthropic
 
 ATTEMPTS = 2
-# A concept file is ~3-5 thousand tokens of JSON; a reply cut off at the limit
-# is retried with the larger budget (still below the SDK's non-streaming cap).
-MAX_TOKENS = 8000
-MAX_TOKENS_RETRY = 16000
+# A concept file is ~4-8 thousand tokens of JSON, and the model thinks first (that
+# counts toward the cap too); a reply cut off at the limit is retried with more room.
+MAX_TOKENS = 16000
+MAX_TOKENS_RETRY = 32000
+EFFORT = "medium"  # a whole teaching file that must be right: more thought than a hint
+
+
+class MapperReply(BaseModel):
+    """Either a concept, or a reason for declining: structured output cannot 'refuse
+    briefly' in prose, so declining is a field of its own."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    decline: str | None = Field(
+        default=None, description="Why this name is not a programming concept that can be described accurately; "
+                                  "null when a concept is given.")
+    concept: Concept | None = Field(default=None, description="The whole concept file; null when declining.")
 EXAMPLE_CONCEPT = "jwt.toml"
 _ID = re.compile(r"^[a-z0-9_]+$")
 
@@ -72,11 +85,18 @@ def map_concept(client: anthropic.Anthropic, *, model: str, inp: MapInput, usage
                 model=model,
                 system=system,
                 messages=messages,
-                output_format=Concept,
+                output_format=MapperReply,
                 max_tokens=max_tokens,
                 timeout=timeout,
+                effort=EFFORT,
             )
-            return check_mapped(reply, concept_id=inp.concept_id)
+            if reply.decline and reply.concept is None:
+                reason = _clip(" ".join(sanitize(reply.decline).split()), 200)
+                raise ConceptError(f"Claude declined to map {shown}: {reason}",
+                                   hint="`lumente concepts` lists the concepts Lumente has; check the spelling.")
+            if reply.concept is None:
+                raise ReplyProblem("invalid", "the reply had neither a concept nor a reason to decline")
+            return check_mapped(reply.concept, concept_id=inp.concept_id)
         except ReplyProblem as exc:
             problem = exc
             previous = meter.last.text if meter.last else ""
