@@ -9,6 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from lumente_cli.agents.contracts import (
+    AskInput,
+    CoachInput,
+    EvaluateInput,
+    Evaluation,
+    HintInput,
+    JudgeInput,
+    Question,
+    QuestionJudgement,
+    Remark,
+)
 from lumente_cli.agents.offline import OfflineAgents
 from lumente_cli.agents.provider import Agents, Usage
 from lumente_cli.concepts.schema import Concept
@@ -62,14 +73,72 @@ def make_agents(
     if chosen_provider(settings, override) == "offline":
         return offline, usage
     _require_key(settings)
-    from lumente_cli.agents.claude import ClaudeAgents
 
-    model = model_of(settings)
-    agents = ClaudeAgents(concept, _client(settings), model=model, fallback=offline, notify=notify, usage=usage)
-    warning = deprecation_warning(model)
-    if warning:
-        notify(warning)
-    return agents, usage
+    def build() -> tuple[Agents, str | None]:
+        from lumente_cli.agents.claude import ClaudeAgents
+
+        model = model_of(settings)
+        agents = ClaudeAgents(concept, _client(settings), model=model, fallback=offline, notify=notify, usage=usage)
+        return agents, deprecation_warning(model)
+
+    return ClaudeLoading(build, offline, notify), usage
+
+
+class ClaudeLoading:
+    """The Claude agents, built in the background: importing the SDK takes about a
+    second, which the student spends reading the header and typing a prediction.
+    The first agent call waits for the rest of it, if any is left."""
+
+    name = "claude"
+
+    def __init__(self, build: Callable[[], tuple[Agents, str | None]], offline: Agents,
+                 notify: Callable[[str], None]) -> None:
+        import threading
+
+        self._offline = offline
+        self._notify = notify
+        self._result: tuple[Agents, str | None] | None = None
+        self._error: BaseException | None = None
+        self._ready: Agents | None = None
+
+        def work() -> None:
+            try:
+                self._result = build()
+            except BaseException as exc:  # noqa: BLE001 - reported on the caller's thread at first use
+                self._error = exc
+
+        self._thread = threading.Thread(target=work, name="claude-loading", daemon=True)
+        self._thread.start()
+
+    def agents(self) -> Agents:
+        if self._ready is not None:
+            return self._ready
+        self._thread.join()
+        if self._error is not None:
+            self._notify(f"Claude could not be started ({type(self._error).__name__}); "
+                         "the offline agents answer for this session.")
+            self._ready = self._offline
+        else:
+            assert self._result is not None
+            self._ready, warning = self._result
+            if warning:
+                self._notify(warning)
+        return self._ready
+
+    def ask(self, inp: AskInput) -> Question:
+        return self.agents().ask(inp)
+
+    def hint(self, inp: HintInput) -> Remark:
+        return self.agents().hint(inp)
+
+    def evaluate(self, inp: EvaluateInput) -> Evaluation:
+        return self.agents().evaluate(inp)
+
+    def judge(self, inp: JudgeInput) -> QuestionJudgement:
+        return self.agents().judge(inp)
+
+    def coach(self, inp: CoachInput) -> Remark:
+        return self.agents().coach(inp)
 
 
 def deprecation_warning(model: str) -> str | None:
