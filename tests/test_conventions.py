@@ -267,7 +267,8 @@ def _poison(value):
     if isinstance(value, list):
         return [_poison(v) for v in value]
     if isinstance(value, dict):
-        return {k: (v if k in ("id", "accept", "match", "names", "kind", "expect", "required", "core", "solid_needs")
+        return {k: (v if k in ("id", "accept", "match", "names", "kind", "expect", "required", "core", "solid_needs",
+                                 "area", "links")
                     else _poison(v)) for k, v in value.items()}
     return value
 
