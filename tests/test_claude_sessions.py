@@ -258,3 +258,24 @@ def test_the_mapper_can_decline_a_name_that_is_not_a_programming_concept_and_say
     assert api.roles().count("concept_mapper") == 1
     body = next(s.body for s in api.seen if s.role == "concept_mapper")
     assert body["output_config"]["effort"] == "medium" and body["max_tokens"] >= 16000
+
+
+def test_doctor_online_checks_the_key_and_the_model_with_one_small_request():
+    with FakeMessagesAPI() as api:
+        r = lumente_process("doctor", "--online", "--json", env=claude_env(api))
+    provider = next(c for c in json.loads(r.stdout)["checks"] if c["name"] == "provider")
+    assert provider["status"] == "ok", provider
+    assert "claude-haiku-5-5" in provider["detail"] and "effort low" in provider["detail"] and "ms" in provider["detail"]
+    assert len(api.seen) == 1 and api.seen[0].body["max_tokens"] <= 32
+    assert KEY not in r.stdout + r.stderr
+
+
+def test_doctor_online_names_a_rejected_key_and_doctor_alone_calls_nothing():
+    with FakeMessagesAPI(lambda role, body, n: error(401, "authentication_error", f"bad key {KEY}")) as api:
+        r = lumente_process("doctor", "--online", "--json", env=claude_env(api))
+        plain = lumente_process("doctor", "--json", env=claude_env(api))
+    provider = next(c for c in json.loads(r.stdout)["checks"] if c["name"] == "provider")
+    assert provider["status"] == "fail" and "401" in provider["detail"]
+    assert r.exit_code == 1 and KEY not in r.stdout + r.stderr
+    assert len(api.seen) == 1  # the plain doctor made no request
+    assert "not checked online" in next(c for c in json.loads(plain.stdout)["checks"] if c["name"] == "provider")["detail"]

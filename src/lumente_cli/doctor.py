@@ -61,9 +61,10 @@ class Context:
     settings: settings_mod.Settings
     config_broken: bool
     verbose: bool = False
+    online: bool = False  # spend one small Claude request to check the key and the model
 
 
-def run_checks(*, verbose: bool = False) -> list[Check]:
+def run_checks(*, verbose: bool = False, online: bool = False) -> list[Check]:
     p = paths_mod.current()
     results: list[Check] = []
     try:
@@ -75,7 +76,7 @@ def run_checks(*, verbose: bool = False) -> list[Check]:
             settings = settings_mod.load(use_file=False)
         except LumenteError:
             settings = settings_mod.load(environ={}, use_file=False)
-    ctx = Context(p, settings, broken, verbose)
+    ctx = Context(p, settings, broken, verbose, online)
     for name, check in CHECKS:
         try:
             results.extend(check(ctx))
@@ -362,7 +363,38 @@ def check_provider(ctx: Context) -> Iterable[Check]:
         return
     where = f"environment variable {key.setting.env}" if key.source == "env" else "the config file"
     model = model_of(s)
-    yield ok("provider", f"claude, model {model} (API key set in {where}; not checked online).")
+    if not ctx.online:
+        yield ok("provider", f"claude, model {model} (API key set in {where}; not checked online: "
+                             "`lumente doctor --online` spends one small request to check it).")
+        return
+    yield from _check_claude_online(key.value, model)
+
+
+def _check_claude_online(api_key: str, model: str) -> Iterable[Check]:
+    """One minimal request with the settings a session uses: the key, the model, an effort."""
+    from lumente_cli.agents.claude import make_anthropic_client
+    from lumente_cli.agents.claude.failures import describe_api_error
+    from lumente_cli.agents.factory import deprecation_warning
+
+    effort = "low"
+    client = make_anthropic_client(api_key=api_key)
+    started = time.perf_counter()
+    try:
+        client.messages.create(model=model, max_tokens=16, output_config={"effort": effort},
+                               messages=[{"role": "user", "content": "Reply with the single word: ok"}])
+    except Exception as exc:  # noqa: BLE001 - SDK errors are described; anything else is a bug below
+        failure = describe_api_error(exc, model=model)
+        if failure is None:
+            raise
+        text = failure.cause.replace(api_key, "[redacted]") if api_key else failure.cause
+        yield fail("provider", f"claude, model {model}: {text}.", failure.hint or "Check the key and the model.")
+        return
+    ms = (time.perf_counter() - started) * 1000
+    yield ok("provider", f"claude, model {model}, effort {effort}: the key and the model work "
+                         f"(one request, {ms:.0f} ms round trip).")
+    warning = deprecation_warning(model)
+    if warning:
+        yield warn("provider", warning, "Set LUMENTE_MODEL to a current model id.")
 
 
 def check_concepts(ctx: Context) -> Iterable[Check]:

@@ -18,16 +18,19 @@ LABEL = {"ok": "ok", "warn": "warn", "fail": "FAIL"}
 def doctor(
     json_out: Annotated[bool, typer.Option(
         "--json", help="Print the checks as JSON: {ok, checks: [{name, status, detail, fix}]}.")] = False,
+    online: Annotated[bool, typer.Option(
+        "--online", help="Also check the Claude key and model with one small request (it is billed).")] = False,
 ) -> None:
     """Check Python, folders, config, database, outbox, memory, learner, provider and concept files, one line each.
 
-    Exits 0 when no check fails (warnings are fine), 1 otherwise. Doctor only reads: it creates and changes nothing.
+    Exits 0 when no check fails (warnings are fine), 1 otherwise. Doctor only reads: it creates and changes nothing,
+    and it calls Claude only with --online.
     """
     from lumente_cli.doctor import run_checks
     from lumente_cli.views.console import safe
 
     g = globals_of()
-    checks = run_checks(verbose=g.verbose)
+    checks = run_checks(verbose=g.verbose, online=online)
     failed = [c for c in checks if c.status == "fail"]
     if json_out:
         print_json({"ok": not failed, "checks": [c.to_json() for c in checks]})
