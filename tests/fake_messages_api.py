@@ -64,6 +64,8 @@ def default_reply(role: str, body: dict[str, Any]) -> Reply:
         return 200, {"message": "Claude hints: think about who stores the state.", "cites": [*sent[:1], MADE_UP]}
     if role == "coach":
         return 200, {"message": "Claude coaches: your guess was closer than last time.", "cites": [*sent[:2], MADE_UP]}
+    if role == "unknown" and "output_config" in body and "format" not in body["output_config"]:
+        return 200, RawText("ok")  # a plain request without an agent's prompt: `doctor --online`
     return 400, {"type": "error", "error": {"type": "invalid_request_error", "message": f"no script for {role}"}}
 
 

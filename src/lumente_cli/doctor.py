@@ -124,8 +124,8 @@ def check_dirs(ctx: Context) -> Iterable[Check]:
         good, detail = _writable(path)
         mode = stat.S_IMODE(path.stat().st_mode) if path.is_dir() else 0
         if good and mode & 0o077:
-            yield fail(name, f"{path} is open to others (mode {mode:04o}); it holds your answers and secret.",
-                       f"Close it: `chmod 700 {path}` (the next lumente command also does this).")
+            yield warn(name, f"{path} is open to others (mode {mode:04o}); it holds your answers and secret.",
+                       f"Close it: `chmod 700 {path}` (the next lumente command that writes there also does).")
         elif good:
             yield ok(name, f"writable: {detail}")
         else:
