@@ -423,6 +423,7 @@ def render_configuration() -> str:
 
     for name, text in OTHER_ENVIRONMENT:
         out.append(f"| `{name}` | {md_text(text)} |")
+    out += claude_section()
     out += [
         "",
         "## Files",
@@ -438,6 +439,57 @@ def render_configuration() -> str:
         where = f"`{e.path}`" + (f" (table `{e.table}`)" if e.table else "")
         out.append(f"| `{e.name}` | {where} | {md_text(e.description)} |")
     return "\n".join(out) + "\n"
+
+
+def claude_section() -> list[str]:
+    """The model Lumente uses, the models the installed SDK knows, and what each agent asks for."""
+    from typing import get_args
+
+    from anthropic.resources.messages import DEPRECATED_MODELS
+    from anthropic.types.model_param import ModelParam
+
+    from lumente_cli.agents.claude.client import DEFAULT_MODEL, DEFAULT_TIMEOUT_SECONDS
+    from lumente_cli.agents.claude.mapper import EFFORT as MAPPER_EFFORT
+    from lumente_cli.agents.claude.mapper import MAX_TOKENS as MAPPER_MAX_TOKENS
+    from lumente_cli.agents.claude.provider import EFFORT, MAX_TOKENS
+
+    known = [m for m in get_args(get_args(ModelParam)[0])]
+    current = [m for m in known if m not in DEPRECATED_MODELS]
+    out = [
+        "",
+        "## Claude",
+        "",
+        f"The default model is `{DEFAULT_MODEL}`; set `model` (or `LUMENTE_MODEL`) to use another. The installed",
+        "`anthropic` SDK knows these model ids (Lumente warns once, with the end-of-life date, about one the SDK marks",
+        "deprecated):",
+        "",
+        ", ".join(f"`{m}`" for m in current) + ".",
+        "",
+        "Deprecated: " + (", ".join(f"`{m}` (end of life {d})" for m, d in DEPRECATED_MODELS.items()) or "none") + ".",
+        "",
+        "Each agent asks for an **effort** (how hard the model thinks before it answers; current models think",
+        "adaptively, and thinking counts toward `max_tokens`) and caps its reply with `max_tokens`, which is only a",
+        "ceiling: tokens are billed as used. No sampling parameters (`temperature`, `top_p`) are sent.",
+        "",
+        "| agent | effort | max_tokens |",
+        "| --- | --- | ---: |",
+    ]
+    for role, effort in EFFORT.items():
+        out.append(f"| {role.replace('_', ' ')} | {effort} | {MAX_TOKENS[role]:,} |")
+    out += [
+        f"| concept mapper | {MAPPER_EFFORT} | {MAPPER_MAX_TOKENS:,} |",
+        "",
+        "A session makes nine requests (four questions, four verdicts, one coach note) plus one per hint and per own",
+        "question. Each sends a few thousand input tokens (the system prompt, the part's material) and gets a few",
+        "hundred output tokens back, more when the model thinks; `lumente -v practice` prints the session's calls and",
+        "tokens, and `--json` puts them in `session_finished.usage`. Price them with your model's per-token price.",
+        "",
+        f"A request that gets no answer within {DEFAULT_TIMEOUT_SECONDS:g} s is not retried: Claude is switched off for",
+        "the rest of that session and the offline agents answer. A dropped connection, a 5xx or a 529 is retried once;",
+        "the same rejected request (a 4xx) twice also switches Claude off, and the server's own message is shown.",
+        "`lumente doctor --online` checks the key and the model with one small request.",
+    ]
+    return out
 
 
 def render_exit_codes() -> str:
