@@ -28,18 +28,35 @@ def list_concepts(
     from lumente_cli.views.concepts import concept_list
 
     lib = load_default()
+    levels = _levels()
     if json_out:
         print_json({
             "concepts": [
-                {"id": s.id, "name": s.name, "full_name": s.full_name,
-                 "summary": s.summary, "origin": s.origin, "path": s.path}
+                {"id": s.id, "name": s.name, "full_name": s.full_name, "summary": s.summary, "area": s.area,
+                 "links": s.links, "levels": levels.get(s.id), "origin": s.origin, "path": s.path}
                 for s in (lib.concepts[i] for i in lib.ids())
             ],
             "problems": lib.problems,
         })
     else:
-        out_console().print(concept_list(lib))
+        out_console().print(concept_list(lib, levels))
     _report_problems(lib.problems)
+
+
+def _levels() -> dict[str, dict[str, int]]:
+    """This learner's levels per concept, read without creating a file or a secret."""
+    from lumente_cli import paths
+    from lumente_cli import settings as settings_mod
+    from lumente_cli.errors import LumenteError
+    from lumente_cli.memory.pseudonym import default_sign_in, existing_pseudonym
+    from lumente_cli.store.readonly import practised_levels
+
+    p = paths.current()
+    try:
+        sign_in = settings_mod.load()["sign_in"] or default_sign_in()
+    except LumenteError:  # a broken config file: list the concepts anyway
+        return {}
+    return practised_levels(p.database, existing_pseudonym(p.secret, sign_in))
 
 
 @app.command("show")
@@ -57,7 +74,8 @@ def show(
     if json_out:
         print_json(found.model_dump(mode="json"))
     else:
-        out_console().print(concept_map(found))
+        linked = {link: lib.name_of(link) for link in found.links if link in lib.concepts}
+        out_console().print(concept_map(found, linked))
 
 
 def _report_problems(problems: list[str]) -> None:

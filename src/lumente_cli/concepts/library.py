@@ -58,6 +58,14 @@ class ConceptSource:
         return self.data.get("aliases") or []
 
     @property
+    def area(self) -> str | None:
+        return self.data.get("area")
+
+    @property
+    def links(self) -> list[str]:
+        return self.data.get("links") or []
+
+    @property
     def concept(self) -> Concept:
         if self._concept is None:
             self._concept = _validate(self.data, self.path, self.id)

@@ -83,3 +83,12 @@ def pseudonym(secret: bytes, sign_in: str) -> str:
 
 def scope_of(pseudo: str) -> str:
     return f"learner/{pseudo}"
+
+
+def existing_pseudonym(secret_path: Path, sign_in: str) -> str | None:
+    """The pseudonym if the secret already exists (never creates one), else None."""
+    try:
+        data = secret_path.read_bytes()
+    except OSError:
+        return None
+    return pseudonym(data, sign_in) if len(data) >= 16 else None
