@@ -80,7 +80,7 @@ def _beside(cell: Text, left: int, text: Text, console: Console, width: int):  #
     for i, line in enumerate(_lines(text, console, width)):
         lead = cell if i == 0 else Text()
         yield from _styled(lead, console)
-        if left > lead.cell_len:
+        if left > lead.cell_len and line.plain:  # a heading row has no right cell: no trailing spaces
             yield Segment(" " * (left - lead.cell_len))
         yield from _styled(line, console)
         yield Segment.line()
