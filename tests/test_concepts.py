@@ -3,6 +3,7 @@ load and override, broken user files give one clear error, and names resolve."""
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from importlib import resources
@@ -252,3 +253,24 @@ def test_unknown_name_without_near_match_points_at_the_list() -> None:
     with pytest.raises(ConceptError) as caught:
         Library(dict(LIBRARY.concepts)).resolve("quantum teleportation")
     assert "lumente concepts" in (caught.value.hint or "")
+
+
+def test_the_list_is_grouped_by_area_fits_80_columns_and_shows_levels_once_practised():
+    from helpers import lumente, solid_script
+
+    from lumente_cli import paths as paths_mod
+
+    before = lumente("concepts", env={"COLUMNS": "80"})
+    assert before.exit_code == 0
+    lines = before.stdout.splitlines()
+    assert "Security" in lines and "AI and LLMs" in " ".join(lines) or "Security" in lines
+    assert all(len(line) <= 80 and line == line.rstrip() for line in lines)
+    assert "levels" not in before.stdout
+    assert not paths_mod.current().database.exists()  # listing created nothing
+    assert lumente("practice", "jwt", "--no-memory", input=solid_script(6)).exit_code == 0
+    after = lumente("concepts", "--json")
+    jwt = next(c for c in json.loads(after.stdout)["concepts"] if c["id"] == "jwt")
+    assert jwt["area"] == "security" and jwt["links"] and set(jwt["levels"]) == set(PARTS)
+    assert "levels 3 3 3 3" in lumente("concepts").stdout
+    shown = lumente("concepts", "show", "jwt")
+    assert "Practise next to it:" in shown.stdout and "lumente practice oauth" in " ".join(shown.stdout.split())

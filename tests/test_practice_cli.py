@@ -340,3 +340,12 @@ def test_a_session_left_by_a_killed_process_can_be_resumed(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     started = json.loads(resumed.stdout.decode().splitlines()[0])
     assert started["resumed"] is True
+
+
+def test_after_a_solid_session_the_coach_suggests_a_linked_concept():
+    r = lumente("practice", "jwt", "--json", "--no-memory", input=solid_script(8))
+    coach = next(e for e in r.events() if e["event"] == "coach")
+    from lumente_cli.concepts.library import load_library
+
+    first = load_library().resolve("jwt").links[0]
+    assert f"lumente practice {first}" in coach["message"]

@@ -71,6 +71,9 @@ def _help_or_level_remark(results: tuple[PartResult, ...], memory: tuple[MemoryF
 def _next_step(concept: Concept, results: tuple[PartResult, ...]) -> str:
     weakest = min(results, key=lambda r: (r.points, -r.help_taps), default=None)
     if weakest is None or weakest.points == 2:
+        if concept.links:  # solid here: the neighbour it is most often confused with is the next step
+            return (f"Every part was solid; a good next concept is its neighbour: "
+                    f"`lumente practice {concept.links[0]}`.")
         return "Every part was solid; next time, try asking sharper questions of your own."
     nudge = concept.part(weakest.part).key_points[0].nudge
     return f"Next time, start with {LABELS[weakest.part]}: {nudge}"
