@@ -349,3 +349,20 @@ def test_after_a_solid_session_the_coach_suggests_a_linked_concept():
 
     first = load_library().resolve("jwt").links[0]
     assert f"lumente practice {first}" in coach["message"]
+
+
+def test_a_script_never_gets_stuck_on_a_paused_session():
+    """A piped run that ends early leaves a paused session; the next piped run starts a new
+    one (saying so) and leaves the paused one for --resume."""
+    early = lumente("practice", "jwt", "--no-memory", input=script(4, JWT_SOLID["supraordinate"]))
+    assert early.exit_code == 3
+    second = lumente("practice", "jwt", "--json", "--no-memory", input=solid_script(6))
+    assert second.exit_code == 0, second.stderr
+    events = second.events()
+    assert events[0]["event"] == "session_started" and events[0]["resumed"] is False
+    notice = next(e for e in events if e["event"] == "notice")
+    assert "left as it was" in notice["message"] and "--resume" in notice["message"]
+    resumed = lumente("practice", "jwt", "--json", "--no-memory", "--resume",
+                      input="\n".join(list(JWT_SOLID.values())[1:]) + "\n")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert resumed.events()[0]["resumed"] is True

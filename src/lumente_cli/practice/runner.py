@@ -108,8 +108,15 @@ class PracticeRun:
                 f"this {self.concept.name} session is open in another lumente ({holder}).",
                 hint="Finish or quit it there (Ctrl-C pauses it), then run this again.",
             )
+        left_paused = False
         if unfinished is not None:
-            if self.resume == "ask":
+            set_aside = True
+            if self.resume == "ask" and not self.io.interactive:
+                # A script that did not say --resume wants a session of its own: it gets a new
+                # one, and the paused one stays paused for whoever wants to resume it.
+                resumed, set_aside = False, False
+                left_paused = True
+            elif self.resume == "ask":
                 done = sum(p.status == "done" for p in unfinished.state.parts)
                 resumed = self.io.confirm(
                     f"You have a paused {self.concept.name} session ({done} of {len(PARTS)} parts done). Resume it?",
@@ -117,7 +124,7 @@ class PracticeRun:
                 )
             else:
                 resumed = self.resume == "resume"
-            if not resumed:
+            if not resumed and set_aside:
                 self.store.set_status(unfinished.id, "abandoned")
         if resumed and unfinished is not None:
             self.record = unfinished
@@ -146,6 +153,10 @@ class PracticeRun:
             resumed=resumed,
             levels={p.part: p.level for p in self.state.parts},
         )
+        if left_paused:
+            self.emitter.emit("notice", message=(
+                f"A paused {self.concept.name} session is left as it was; this run starts a new one "
+                f"(`lumente practice {self.concept.id} --resume` continues the paused one)."))
 
     def _pause(self, reason: str) -> None:
         if self.record is None:
