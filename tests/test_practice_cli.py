@@ -92,8 +92,10 @@ def test_end_of_input_pauses_and_resume_continues_where_it_stopped():
     assert paused["event"] == "session_paused" and paused["reason"] == "end_of_input"
     assert paused["part"] == "coordinate"
 
-    nudge = lumente("practice", "jwt", "--no-memory", input=script(None, JWT_SOLID["coordinate"]))
-    assert nudge.exit_code == 2 and "--resume or --restart" in nudge.stderr
+    # Without --resume a script gets a new session; this one fails at its prediction, and
+    # leaves nothing behind that could stand in the way of resuming the paused one.
+    stray = lumente("practice", "jwt", "--no-memory", input=script(None, JWT_SOLID["coordinate"]))
+    assert stray.exit_code == 2 and "prediction" in stray.stderr
 
     rest = list(JWT_SOLID.values())[1:]
     resumed = lumente("practice", "jwt", "--json", "--no-memory", "--resume", input=script(None, *rest))

@@ -161,6 +161,12 @@ class PracticeRun:
     def _pause(self, reason: str) -> None:
         if self.record is None:
             return
+        if self.state is not None and self.state.stage == "predict" and not self.record.events:
+            # Stopped before a prediction: nothing to resume and nothing written; it must not
+            # become the newest paused session and hide the one the student wants back.
+            self.store.set_status(self.record.id, "abandoned")
+            self.store.release(self.record.id)
+            return
         self.store.set_status(self.record.id, "paused")
         self.store.release(self.record.id)
         active = self.state.active if self.state else None

@@ -86,7 +86,7 @@ class ScriptedIO:
             while (rest := self.stream.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
                 pass  # skip the rest of the line, a chunk at a time
             raise UsageError(
-                f"input line {self.line_no} is longer than {MAX_ANSWER_CHARS:,} characters.",
+                f"input line {self.line_no} is too long; the limit is {MAX_ANSWER_CHARS:,} characters.",
                 hint="Shorten the answer; the session was saved as paused.",
             )
         try:
