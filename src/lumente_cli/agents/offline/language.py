@@ -27,7 +27,7 @@ _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
 _SENTENCE_ENDS = re.compile(r"([.!?;\n]+(?:\s|$)|[!?;\n]+)")
 _CLAUSE_SPLIT = re.compile(
     r",|:|\(|\)|—|–|\s-\s|\b(?:but|while|whereas|although|though|however|unlike|instead|vs|versus|so|because|since"
-    r"|therefore|thus|hence|which|meaning|otherwise|then|yet|whereby)\b"
+    r"|therefore|thus|hence|which|otherwise|then|yet|whereby)\b"
 )
 _AND = re.compile(r"\band\b")
 # A finite verb on both sides of "and" marks two clauses ("hashing is one way and
@@ -287,7 +287,10 @@ class Phrasing:
 def compile_phrasing(source: str) -> Phrasing:
     terms = []
     for term in source.split():
-        alts = tuple(tuple(stem(w) for w in words(alt)) for alt in term.split("|"))
+        alts = [tuple(stem(w) for w in words(alt)) for alt in term.split("|")]
+        # A word folded into its synonym ('persist' into 'store') also keeps its own stem, so it
+        # still matches longer words it begins ('persistence', 'retrieval').
+        alts += [raw for alt in term.split("|") if (raw := tuple(_stem(w) for w in words(alt))) not in alts]
         terms.append(tuple(a for a in alts if a))
     return Phrasing(source, tuple(t for t in terms if t))
 
@@ -571,7 +574,7 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
 
 # A clause and the consequence it draws ('asyncio is single-threaded, so races can't
 # happen') make one claim, and a misconception may span them.
-_CONSEQUENCE = frozenset({"so", "because", "since", "therefore", "thus", "hence", "meaning"})
+_CONSEQUENCE = frozenset({"so", "because", "since", "therefore", "thus", "hence"})
 
 
 def with_consequences(clauses: list[Clause]) -> list[Clause]:
