@@ -70,9 +70,13 @@ class Terminal:
 
 def test_an_interactive_session_asks_again_on_bad_input_and_finishes():
     t = Terminal("practice", "jwt", "--no-memory")
+    t.expect("four parts, up to 2 points each, so 0 to 8")
+    t.expect("Predict your score (0-8):")
+    t.send("?")
+    t.expect("earns 2 points for a solid answer")
     t.expect("Predict your score (0-8):")
     t.send("eleven")
-    t.expect("Please enter a whole number from 0 to 8.")
+    t.expect("Please enter a whole number from 0 to 8")
     t.send("6")
     t.expect("Category >")
     t.send("")
@@ -108,3 +112,16 @@ def test_ctrl_c_saves_the_session_as_paused_and_exits_130():
     again.expect("Similar concepts and differences >")
     again.proc.send_signal(signal.SIGINT)
     assert again.wait() == 130
+
+
+def test_quiet_hides_notices_but_never_the_prompts():
+    t = Terminal("-q", "practice", "jwt", "--no-memory")
+    t.expect("Predict your score (0-8):")
+    t.send("6")
+    t.expect("Category >")
+    t.send(JWT_SOLID["supraordinate"])
+    for label, part in (("Similar concepts and differences >", "coordinate"), ("Defining features >", "attributes"),
+                        ("Classification >", "subordinate")):
+        t.expect(label)
+        t.send(JWT_SOLID[part])
+    assert t.wait() == 0

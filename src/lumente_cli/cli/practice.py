@@ -54,9 +54,10 @@ def practice(
             if lib.close_matches(concept) or not _can_map(ws, provider):
                 lib.resolve(concept)
             found = _map_new_concept(ws, concept, provider)
-        prompts = err_console()
+        prompts = err_console()  # notices, spinners, the echo of a script: -q hides them
         interactive = sys.stdin is not None and sys.stdin.isatty()  # `<&-` leaves no stdin at all
-        io = TerminalIO(prompts) if interactive else ScriptedIO(echo=prompts)
+        # -q hides notices, never the questions a student must answer.
+        io = TerminalIO(err_console(quiet_ok=False)) if interactive else ScriptedIO(echo=prompts)
         emitter = Emitter()
         view_console = err_console() if json_out else out_console()
         emitter.add(SessionView(view_console, verbose=g.verbose))

@@ -34,6 +34,16 @@ class StudentIO(Protocol):
     def confirm(self, question: str, default: bool) -> bool: ...
 
 
+PREDICTION_LINE = (f"Before you start, guess your score: four parts, up to 2 points each, so 0 to {MAX_SCORE}. "
+                   "Type ? to have it explained.")
+PREDICTION_HELP = (
+    "Each of the four parts (Category, Similar concepts and differences, Defining features, Classification) "
+    "earns 2 points for a solid answer, 1 for a partial one, 0 when the key ideas are missing. Your guess is "
+    f"how many of the {MAX_SCORE} points you expect to prove. It costs nothing and changes no score: at the end "
+    "you see it next to what you proved, and seeing that gap close over sessions is the point."
+)
+
+
 def is_help(text: str) -> bool:
     return text.strip().lower() in HELP_WORDS
 
@@ -137,12 +147,17 @@ class TerminalIO:
             return ""
 
     def prediction(self) -> int:
+        self.console.print(Text(PREDICTION_LINE, style="dim"), soft_wrap=True)
         while True:
             text = self._input(f"Predict your score (0-{MAX_SCORE}): ")
+            if is_help(text):
+                self.console.print(Text(PREDICTION_HELP), soft_wrap=True)
+                continue
             value = parse_prediction(text)
             if value is not None:
                 return value
-            self.console.print(f"Please enter a whole number from 0 to {MAX_SCORE}.", style="yellow")
+            self.console.print(f"Please enter a whole number from 0 to {MAX_SCORE}, or ? to have it explained.",
+                               style="yellow")
 
     def line(self, prompt: str) -> str:
         while True:
