@@ -419,3 +419,18 @@ def test_recall_for_a_session_leaves_out_the_facts_that_session_wrote(tmp_path):
         assert first != second
     finally:
         rig.close()
+
+
+def test_fact_sentences_use_the_screen_names_and_older_sentences_still_read_back():
+    from lumente_cli.parts import LABELS, MEMORY_LABELS
+
+    new = F.help_sentence("JWT", "supraordinate", 2)
+    assert new == "'Category' took 2 Help taps on JWT last time."
+    old = "'Bigger group' took 2 Help taps on JWT last time."
+    for sentence in (new, old):
+        fact = F.parse_fact("help_supraordinate", sentence, id="i", at="t")
+        assert fact is not None and fact.help_taps == 2
+    level = F.level_sentence("JWT", "coordinate", 3)
+    assert LABELS["coordinate"] in level and MEMORY_LABELS["coordinate"] + " is" not in level
+    assert F.parse_fact("level_coordinate", level.replace(LABELS["coordinate"], MEMORY_LABELS["coordinate"]),
+                        id="i", at="t").level == 3

@@ -17,7 +17,8 @@ LABELS: dict[PartKey, str] = {
     "attributes": "Defining features",
     "subordinate": "Classification",
 }
-# The short name used in memory sentences ("'Bigger group' took no Help ...").
+# The short names facts written before the screen names were used carry ("'Bigger group'
+# took no Help ..."); read back only, never written any more.
 MEMORY_LABELS: dict[PartKey, str] = {
     "supraordinate": "Bigger group",
     "coordinate": "Similar concepts",

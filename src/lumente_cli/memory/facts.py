@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from lumente_cli.parts import MAX_LEVEL, MEMORY_LABELS, PARTS, PartKey
+from lumente_cli.parts import LABELS, MAX_LEVEL, MEMORY_LABELS, PARTS, PartKey
 
 FactKind = Literal["level", "gap", "help"]
 
@@ -60,17 +60,19 @@ GAP_KEY = "gap"
 ALL_KEYS: tuple[str, ...] = tuple(level_key(p) for p in PARTS) + (GAP_KEY,) + tuple(help_key(p) for p in PARTS)
 
 
-def level_sentence(concept_name: str, part: PartKey, level: int) -> str:
-    return f"On {concept_name}, {MEMORY_LABELS[part]} is now at level {level} of {MAX_LEVEL}: {MEMORY_LEVEL_TEXT[level]}."
+# Sentences name a part as the screen does; facts written before that used the older
+# short names (MEMORY_LABELS), and they are still read back as they were written.
+def level_sentence(concept_name: str, part: PartKey, level: int, labels: dict[PartKey, str] = LABELS) -> str:
+    return f"On {concept_name}, {labels[part]} is now at level {level} of {MAX_LEVEL}: {MEMORY_LEVEL_TEXT[level]}."
 
 
 def gap_sentence(concept_name: str, predicted: int, proved: int) -> str:
     return f"Last time on {concept_name} you guessed {predicted} and proved {proved}."
 
 
-def help_sentence(concept_name: str, part: PartKey, taps: int) -> str:
+def help_sentence(concept_name: str, part: PartKey, taps: int, labels: dict[PartKey, str] = LABELS) -> str:
     took = "no Help" if taps == 0 else ("1 Help tap" if taps == 1 else f"{taps} Help taps")
-    return f"'{MEMORY_LABELS[part]}' took {took} on {concept_name} last time."
+    return f"'{labels[part]}' took {took} on {concept_name} last time."
 
 
 _LEVEL_RE = re.compile(r"^On (?P<name>.+), (?P<label>[A-Za-z ]+) is now at level (?P<n>[1-5]) of 5: (?P<text>.+)\.$")
@@ -90,7 +92,8 @@ def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:
         return None
     if kind == "level":
         m = _LEVEL_RE.match(value)
-        if not m or value != level_sentence(m["name"], part, int(m["n"])):  # type: ignore[arg-type]
+        if not m or value not in (level_sentence(m["name"], part, int(m["n"]), labels)  # type: ignore[arg-type]
+                                  for labels in (LABELS, MEMORY_LABELS)):
             return None
         return MemoryFact(id=id, key=key, kind="level", part=part, sentence=value, at=at, level=int(m["n"]))  # type: ignore[arg-type]
     if kind == "help":
@@ -98,7 +101,8 @@ def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:
         if not m:
             return None
         taps = 0 if m["took"] == "no Help" else (1 if m["n"] is None else int(m["n"]))
-        if value != help_sentence(m["name"], part, taps):  # type: ignore[arg-type]
+        if value not in (help_sentence(m["name"], part, taps, labels)  # type: ignore[arg-type]
+                         for labels in (LABELS, MEMORY_LABELS)):
             return None
         return MemoryFact(id=id, key=key, kind="help", part=part, sentence=value, at=at, help_taps=taps)  # type: ignore[arg-type]
     return None
