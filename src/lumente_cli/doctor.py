@@ -413,7 +413,7 @@ def check_concepts(ctx: Context) -> Iterable[Check]:
                              f"({origins.count('library')} shipped, {yours} yours).")
         return
     for problem in lib.problems:
-        yield fail("concepts", problem, "Fix the file (docs/concept-format.md describes every field), "
+        yield fail("concepts", problem, "Fix the file (`lumente concepts check FILE` explains each problem), "
                                         "or move it out of the concepts folder.")
 
 

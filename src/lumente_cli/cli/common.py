@@ -74,7 +74,7 @@ def report_error(message: str, hint: str | None = None, *, no_color: bool = Fals
 def default_hint(exc: LumenteError) -> str:
     """Every error gets a hint line; this is the one for errors raised without their own."""
     if exc.message.startswith("concept file "):
-        return "docs/concept-format.md describes every field of a concept file."
+        return "`lumente concepts check FILE` explains what a concept file needs."
     if exc.exit_code == ExitCode.USAGE:
         ctx = _current_context()
         return f"`{ctx.command_path if ctx else 'lumente'} -h` shows how to use it."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -78,11 +79,36 @@ def show(
         out_console().print(concept_map(found, linked))
 
 
+@app.command("check")
+@handle_errors
+def check(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A concept file (TOML) to check.", dir_okay=False)],
+    json_out: Annotated[bool, typer.Option("--json", help="Print {file, ok, problems} as JSON.")] = False,
+) -> None:
+    """Check a concept file against every rule a shipped one keeps: the format, and the rules that keep
+    it honest (cues that point, hints from vague to specific, a reference solid by its own rubric...)."""
+    from lumente_cli.concepts import lint
+    from lumente_cli.concepts.library import load_default, load_file
+
+    concept = load_file(file)  # a malformed file is one line naming the field, exit 2
+    found = lint.problems(concept, load_default().ids(), shipped=False)
+    if json_out:
+        print_json({"file": str(file), "ok": not found, "problems": found})
+    else:
+        console = out_console()
+        if not found:
+            console.print(Text(f"{file}: {concept.id} keeps every rule.", style="green"))
+        for problem in found:
+            console.print(Text("  · ") + Text(sanitize(problem)), soft_wrap=True)
+    if found:
+        raise typer.Exit(int(ExitCode.ERROR))
+
+
 def _report_problems(problems: list[str]) -> None:
     if problems:
         console = err_console(quiet_ok=False)
         for problem in problems:
             console.print(Text(f"lumente: {sanitize(problem)}", style="red"), soft_wrap=True)
-        console.print(Text("docs/concept-format.md describes every field; `lumente doctor` lists the broken files.",
-                           style="dim"), soft_wrap=True)
+        console.print(Text("`lumente concepts check FILE` explains each rule a file breaks; `man lumente` describes "
+                           "the format.", style="dim"), soft_wrap=True)
         raise typer.Exit(int(ExitCode.ERROR))

@@ -111,7 +111,7 @@ def map_concept(client: anthropic.Anthropic, *, model: str, inp: MapInput, usage
     assert problem is not None
     raise ProviderError(
         f"Claude could not write a valid concept file for {shown} ({_clip(problem.detail)}).",
-        hint="Try again, or write the concept file yourself (docs/concept-format.md describes the format).",
+        hint="Try again, or write the concept file yourself (`lumente concepts check FILE` checks it).",
     )
 
 
