@@ -477,7 +477,9 @@ def usable(clause: Clause, i: int, allowed_negations: int) -> bool:
 
 
 def phrasing_negations_of(phrasing: Phrasing) -> int:
-    return sum(any(any(w in NEGATIONS for w in alt) for alt in term) for term in phrasing.terms)
+    """Terms that are negations, read from the phrasing's words, not their stems
+    ('notation' stems to 'not' and is no negation)."""
+    return phrasing_negations(phrasing.source)
 
 
 def asserts(phrasing: Phrasing, clauses: list[Clause]) -> bool:
