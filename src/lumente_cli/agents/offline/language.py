@@ -310,6 +310,7 @@ def negation_count(text: str) -> int:
     return sum(w in NEGATIONS for w in words(_NON_NEGATING.sub(" ", normalise(text))))
 
 
+@lru_cache(maxsize=4096)
 def phrasing_negations(source: str) -> int:
     """How many terms of a phrasing are themselves negations ('idempotent no side-effects': 1)."""
     return sum(any(w in NEGATIONS for alt in term.split("|") for w in words(alt)) for term in source.split())
