@@ -274,3 +274,17 @@ def test_the_list_is_grouped_by_area_fits_80_columns_and_shows_levels_once_pract
     assert "levels 3 3 3 3" in " ".join(lumente("concepts").stdout.split())
     shown = lumente("concepts", "show", "jwt")
     assert "Practise next to it:" in shown.stdout and "lumente practice oauth" in " ".join(shown.stdout.split())
+
+
+def test_practising_a_concept_whose_own_file_is_broken_names_the_file_and_the_field():
+    from helpers import lumente
+
+    d = user_dir()
+    (d / "event_sourcing.toml").write_text(JWT_TEXT.replace('id = "jwt"', 'id = "event_sourcing"').replace(
+        'name = "JWT"', 'name = "Event sourcing"').replace("summary =", "summery =", 1))
+    r = lumente("practice", "event_sourcing", input="4\n")
+    assert r.exit_code == 2
+    assert "event_sourcing.toml" in r.stderr and "summery" in r.stderr and "unknown concept" not in r.stderr
+    assert "concepts check" in r.stderr
+    checked = lumente("concepts", "check", str(d / "event_sourcing.toml"))
+    assert checked.exit_code == 2 and "summery" in checked.stderr

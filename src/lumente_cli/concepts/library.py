@@ -93,6 +93,9 @@ class Library:
         found = self.find_source(name)
         if found is not None:
             return found
+        broken = next((problem for problem in self.problems if f"/{slug(name)}.toml" in problem), None)
+        if broken is not None:  # the student's own file for it is there, but could not be read
+            raise ConceptError(broken, hint="`lumente concepts check FILE` explains what the file needs.")
         raise ConceptError(f"unknown concept {name!r}.", hint=self.suggestion(name))
 
     def find(self, name: str) -> Concept | None:
