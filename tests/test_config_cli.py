@@ -145,3 +145,18 @@ def test_lumente_home_moves_everything(monkeypatch, tmp_path):
     doc = json.loads(lumente("path", "--json").stdout)
     assert doc["home"] == str(tmp_path / "lh")
     assert all(row["path"].startswith(str(tmp_path / "lh")) for row in doc["paths"])
+
+
+def test_a_memory_context_that_the_service_would_refuse_is_refused_when_set():
+    r = lumente("config", "set", "memory_context", "my context/../x")
+    assert r.exit_code == 2 and "memory_context" in r.stderr and "letters, digits" in r.stderr
+    assert lumente("config", "set", "memory_context", "class_2026").exit_code == 0
+
+
+def test_a_broken_config_files_hint_points_at_something_that_works():
+    from lumente_cli import paths
+
+    paths.current().config_dir.mkdir(parents=True, exist_ok=True)
+    paths.current().config_file.write_text('colour = "blue"\n')
+    r = lumente("concepts")
+    assert r.exit_code == 2 and "config show" not in r.stderr and "man lumente" in r.stderr

@@ -40,6 +40,7 @@ SETTINGS: tuple[Setting, ...] = (
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 _URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.IGNORECASE)
+_CONTEXT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # the contract's context id
 
 # Environment variables Lumente reads that are not settings; the man page and
 # docs/configuration.md list them with the settings' own variables.
@@ -91,7 +92,8 @@ def read_config_file(path: Path) -> dict[str, str]:
     out: dict[str, str] = {}
     for key, value in data.items():
         if key not in BY_KEY:
-            raise UsageError(f"config file {path}: unknown setting {key!r}.", hint="`lumente config show` lists the settings.")
+            raise UsageError(f"config file {path}: unknown setting {key!r}.",
+                             hint=f"Remove that line from {path}; `man lumente` lists the settings.")
         if not isinstance(value, str | int | bool):
             raise UsageError(f"config file {path}: setting {key!r} must be a string.")
         text = str(value).lower() if isinstance(value, bool) else str(value)
@@ -104,12 +106,16 @@ def check_value(setting: Setting, value: str, *, where: str) -> None:
     """Every place a value comes from is held to the same rules, and the message
     never repeats a secret's value."""
     shown = "the value" if setting.secret else repr(value)
-    explain = "`lumente -v config show` explains every setting."
+    # Not `config show`: with a broken file that fails too. The man page always works.
+    explain = f"Fix {setting.key} (`lumente config set {setting.key} VALUE`); `man lumente` explains every setting."
     if setting.choices and value not in setting.choices:
         raise UsageError(f"{where}: {setting.key} must be one of {', '.join(setting.choices)} (got {shown}).",
                          hint=explain)
     if any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in value):
         raise UsageError(f"{where}: {setting.key} must not contain control characters.", hint=explain)
+    if setting.key == "memory_context" and value and not _CONTEXT.match(value):
+        raise UsageError(f"{where}: memory_context must be 1-64 letters, digits, '_' or '-' (got {shown}).",
+                         hint="For example lumente (the default); the memory service's contexts use these ids.")
     if setting.key == "memory_url" and value and not _URL.match(value):
         raise UsageError(f"{where}: memory_url must be an http:// or https:// URL (got {shown}).",
                          hint="For example https://abc123.spectron.cloud, or empty for embedded memory.")
