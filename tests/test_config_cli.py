@@ -158,5 +158,5 @@ def test_a_broken_config_files_hint_points_at_something_that_works():
 
     paths.current().config_dir.mkdir(parents=True, exist_ok=True)
     paths.current().config_file.write_text('colour = "blue"\n')
-    r = lumente("concepts")
+    r = lumente("whoami")
     assert r.exit_code == 2 and "config show" not in r.stderr and "man lumente" in r.stderr
