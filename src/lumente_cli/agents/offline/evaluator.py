@@ -47,6 +47,8 @@ ORDERED_COPY_MIN_PAIRS = 3
 # The same test over the whole answer, for a text pasted with a few words dropped.
 WHOLE_COPY_SHARE = 0.7
 WHOLE_COPY_MIN_PAIRS = 6
+SHOWN_COPY_SHARE = 0.5
+SHOWN_COPY_MIN_PAIRS = 4
 # Share of the whole answer's 4-word runs found in the shipped text that marks a copy.
 COPY_RATIO = 0.6
 COPY_MIN_WORDS = 10
@@ -182,7 +184,11 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
         if len(tokens) >= COPY_MIN_WORDS:
             runs = lang.shingles(tokens)
             whole_copy = bool(runs) and len(runs & src.shingles) / len(runs) >= COPY_RATIO
-        if _ordered_copy(_content(tokens, src.own), src.all_pairs, WHOLE_COPY_MIN_PAIRS, WHOLE_COPY_SHARE):
+        content = _content(tokens, src.own)
+        if _ordered_copy(content, src.all_pairs, WHOLE_COPY_MIN_PAIRS, WHOLE_COPY_SHARE):
+            whole_copy = True
+        # What this session showed moments ago: half of its word pairs, in order, is a copy.
+        if _ordered_copy(content, src.shown_pairs, SHOWN_COPY_MIN_PAIRS, SHOWN_COPY_SHARE):
             whole_copy = True
         # Everything the answer says came from the screen: an echo, not an answer.
         if copied_any and not any(_content(c.words, src.own) for s in own_clauses for c in s):
