@@ -184,11 +184,13 @@ def test_a_stall_far_longer_than_the_budgets(tmp_path, live):
 def test_a_stalled_write_that_lands_late_is_not_written_twice(tmp_path, live):
     server, proxy = live
     ada = learner(tmp_path, server, proxy.url)
+    healthy = practice({**ada, "LUMENTE_MEMORY_URL": "", "LUMENTE_HOME": ada["LUMENTE_HOME"] + "-baseline"})
     stall = proxy.fault("stall", method="POST", path=FACTS, times=1, stall_s=10.0)
     r = practice(ada)
     notice = one_notice(r)
     assert "wait in the outbox" in notice
-    assert r.elapsed < WRITE_BUDGET_S + 3.0
+    # Against a session without memory run just now, so a busy machine does not fail it.
+    assert r.elapsed - healthy.elapsed < WRITE_BUDGET_S + 1.5, r.elapsed - healthy.elapsed
     stall.release.set()  # the first write arrives after the client gave up on it
     proxy.wait_idle()
     assert [s[3] for s in proxy.seen if s[2] == "stall"] == [200]
