@@ -259,6 +259,12 @@ def test_long_stems_match_as_prefixes_and_short_ones_do_not() -> None:
     assert not lang.word_matches(lang.stem("key"), lang.stem("keyboard"))
 
 
+@pytest.mark.parametrize(("a", "b"), [("comment", "comes"), ("comments", "come"), ("payment", "pay")])
+def test_a_suffix_is_not_cut_down_to_a_different_short_word(a: str, b: str) -> None:
+    assert not lang.word_matches(lang.stem(a), lang.stem(b)) and not lang.word_matches(lang.stem(b), lang.stem(a))
+    assert lang.stem(a.rstrip("s")) == lang.stem(a)  # the plural still meets the singular
+
+
 def test_phrasing_terms_appear_in_any_order_with_synonyms() -> None:
     phrasing = lang.compile_phrasing("sign|hmac verify|tamper")
     assert phrasing.matches(frozenset(lang.stems("tampering is detected because it is signed")))

@@ -57,8 +57,9 @@ _SUFFIXES = (
     "izations", "isations", "ization", "isation", "ations", "ation", "ings", "ing", "ments", "ment",
     "ness", "ions", "ion", "ies", "ied", "ers", "er", "ed", "es", "ly", "s",
 )
-# These need a longer stem, or "order"/"ordered" and "apply"/"applies" part ways.
-_LONG_STEM_SUFFIXES = frozenset({"ers", "er", "ly"})
+# These need a longer stem, or "order"/"ordered" and "apply"/"applies" part ways, and
+# "comment" would meet "come".
+_LONG_STEM_SUFFIXES = frozenset({"ers", "er", "ly", "ments", "ment"})
 # After these, a stem ending in "-er" is cut again, so that "tamper", "tampered" and
 # "tampering" (and "filter", "answer", "register"...) all meet.
 _VERB_SUFFIXES = frozenset({"ings", "ing", "ed", "es", "s"})
