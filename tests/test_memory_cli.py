@@ -201,3 +201,12 @@ def test_memory_output_reads_at_80_columns_and_without_color(two_concepts):
     r = lumente("memory", "history", env={"NO_COLOR": "1", "FORCE_COLOR": "1", "COLUMNS": "80"})
     assert "\x1b[" not in r.stdout
     assert max(len(line) for line in r.stdout.splitlines()) <= 80
+
+
+def test_forget_on_screen_says_why_rows_outnumber_facts(two_concepts):
+    facts = len(doc("memory", "show")["facts"])
+    r = lumente("memory", "forget", "--yes")
+    assert r.exit_code == 0
+    assert f"{facts} remembered facts" in r.stdout
+    rows = int(r.stdout.split("erased ")[1].split()[0])
+    assert rows > facts and "earlier versions" in r.stdout

@@ -192,7 +192,11 @@ def forget(
         print_json(result)
     else:
         console = out_console()
-        console.print(Text(f"Forgot scope {ws.scope}: the service erased {forgotten} rows.", style="bold"))
+        console.print(Text(f"Forgot scope {ws.scope}: {len(before)} remembered facts.", style="bold"))
+        # The service counts storage rows, not facts: every earlier version of a fact is a row,
+        # and so are the learner, session and link records the facts hang on.
+        console.print(f"The service erased {forgotten} rows for them: each fact's earlier versions, and the "
+                      "learner, session and link records they belong to, count as rows too.", soft_wrap=True)
         console.print(f"Read back: {len(left)} facts left.")
         if local["outbox"]:
             console.print(f"Dropped {local['outbox']} facts waiting in the outbox.")
