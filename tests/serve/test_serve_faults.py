@@ -149,6 +149,16 @@ def test_malformed_json_on_reads(tmp_path, live):
     assert recovered(server, ada) == 9
 
 
+def test_a_key_that_may_not_write_is_told_what_will_deliver(tmp_path, server):
+    ada = learner(tmp_path, server, server.url)
+    read_only = server.mint(f"learner/{ada['pseudonym']}", verbs=("memory:read", "scope:create"))
+    r = practice({**ada, "LUMENTE_MEMORY_API_KEY": read_only})
+    notice = one_notice(r)
+    assert "9 wait in the outbox" in notice or "9 facts wait" in notice, notice
+    assert "refuses this key" in notice and "the next session" not in notice
+    assert pending(Path(ada["LUMENTE_HOME"])) == 9  # kept for a key that may write them
+
+
 def test_connection_refused_then_the_server_comes_up(tmp_path, serve):
     port = free_port()  # nothing listens here yet
     home = tmp_path / "home"

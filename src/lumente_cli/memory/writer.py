@@ -92,6 +92,8 @@ class Delivery:
     written: int
     queued: int
     error: str | None = None
+    # The service refused this key (401/403): sending again with the same key cannot help.
+    refused: bool = False
 
     @property
     def out_of_time(self) -> bool:
@@ -116,7 +118,7 @@ def deliver(
     Stops at the first failure (the service is likely down; later writes would
     fail too) or when the budget runs out; what is left stays queued.
     """
-    from lumente_cli.memory.client import MemoryConflict, MemoryError
+    from lumente_cli.memory.client import MemoryAuthError, MemoryConflict, MemoryError, MemoryForbidden
     from lumente_cli.memory.wire import FactsRequest
 
     pending = store.pending_facts(scope)
@@ -127,7 +129,7 @@ def deliver(
     try:
         client.register_scope(scope, deadline=deadline)
     except MemoryError as exc:
-        return Delivery(0, len(pending), exc.message)
+        return Delivery(0, len(pending), exc.message, isinstance(exc, (MemoryAuthError, MemoryForbidden)))
     for item in pending:
         if deadline is not None and clock() >= deadline:
             return Delivery(written, len(pending) - written, OUT_OF_TIME)
@@ -145,7 +147,8 @@ def deliver(
             # A write cut short by the budget, after others went through, is a slow
             # service rather than a broken one.
             slow = written > 0 and deadline is not None and clock() >= deadline - DEADLINE_SLACK_S
-            return Delivery(written, len(pending) - written, OUT_OF_TIME if slow else exc.message)
+            refused = isinstance(exc, (MemoryAuthError, MemoryForbidden))
+            return Delivery(written, len(pending) - written, OUT_OF_TIME if slow else exc.message, refused)
         store.mark_delivered(item.idempotency_key, _attribute_id(response, item.key))
         written += 1
     return Delivery(written, 0)

@@ -297,7 +297,7 @@ class PracticeRun:
             delivery = self.memory.deliver()
         background = bool(delivery.queued and delivery.out_of_time and self.deliver_later and self.deliver_later())
         self.emitter.emit("memory_written", written=delivery.written, queued=delivery.queued, reason=delivery.error,
-                          background=background)
+                          background=background, refused=delivery.refused)
 
     # memory plumbing -------------------------------------------------------------------
 

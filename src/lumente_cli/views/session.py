@@ -140,6 +140,10 @@ class SessionView:
 
     def on_memory_written(self, e: dict[str, Any]) -> None:
         later = "the next session or `lumente memory sync` delivers them"
+        if e.get("refused"):
+            # Resending with the same key would be refused again: say what will deliver them.
+            later = ("the service refuses this key, so they stay there until a key that may write your "
+                     "scope is set (`lumente config set memory_api_key`); then `lumente memory sync` delivers them")
         if self.recall_failed and e["queued"]:
             self.memory_notice(f"Memory is unavailable ({self.recall_failed}): this session went on without it, "
                                f"and {e['queued']} facts wait in the outbox; {later}.")
