@@ -193,8 +193,9 @@ def complete(shell: str, words: str, cword: int | None = None) -> list[str]:
 def test_bash_protocol_completes_commands_concepts_parts_and_choices():
     assert complete("bash", "lumente memory his") == ["history"]
     assert complete("bash", "lumente pr") == ["practice", "progress"]
-    assert complete("bash", "lumente practice j") == ["jwt"]
-    assert complete("bash", "lumente concepts show j") == ["jwt"]
+    assert complete("bash", "lumente practice jw") == ["jwt"]
+    assert complete("bash", "lumente practice j") == ["json_serialisation", "jwt"]
+    assert complete("bash", "lumente concepts show jw") == ["jwt"]
     assert complete("bash", "lumente memory history --part co") == ["coordinate"]
     assert complete("bash", "lumente memory history jwt --part x") == []
     assert complete("bash", "lumente practice jwt --provider o") == ["offline"]
@@ -222,11 +223,11 @@ def test_concept_completion_includes_the_users_own_concepts(tmp_path):
 
 def test_zsh_and_fish_protocols():
     zsh = CliRunner().invoke(app, [], env={"_LUMENTE_COMPLETE": "complete_zsh",
-                                           "_TYPER_COMPLETE_ARGS": "lumente practice j"}, prog_name="lumente")
+                                           "_TYPER_COMPLETE_ARGS": "lumente practice jw"}, prog_name="lumente")
     assert zsh.exit_code == 0 and '"jwt"' in zsh.stdout and zsh.stdout.startswith("_arguments")
     fish = complete("fish", "lumente memory his")
     assert fish[0] == "history"
-    assert complete("fish", "lumente practice j") == ["jwt"]
+    assert complete("fish", "lumente practice jw") == ["jwt"]
     assert complete("fish", "lumente memory history --part at") == ["attributes"]
 
 
@@ -260,7 +261,7 @@ def _bash_complete(env: dict[str, str], *words: str) -> list[str]:
 def test_the_shipped_bash_script_completes_in_a_real_bash(lumente_on_path):
     assert "complete -o default -F _lumente_completion lumente" in (ROOT / "completions" / "lumente.bash").read_text()
     assert _bash_complete(lumente_on_path, "lumente", "memory", "his") == ["history"]
-    assert _bash_complete(lumente_on_path, "lumente", "practice", "j") == ["jwt"]
+    assert _bash_complete(lumente_on_path, "lumente", "practice", "jw") == ["jwt"]
     assert _bash_complete(lumente_on_path, "lumente", "memory", "history", "--part", "sub") == ["subordinate"]
 
 

@@ -56,9 +56,15 @@ def test_each_learner_reads_and_writes_only_their_own_scope(server, learners):
     assert ada.history("topic", "p_bo_jwt", "gap") == []
     assert [e.name for e in ada.list_entities("topic")] == ["p_ada_jwt"]
     assert all(not n.path.startswith("learner/p_bo") for n in ada.list_scopes())
-    # a learner key cannot mint itself a wider one
-    with pytest.raises(MemoryRequestError) as widen:
+    # a learner key cannot mint keys at all, and a key that may manage grants only narrower ones
+    with pytest.raises(MemoryForbidden) as mint:
         ada.mint_key(MintKeyBody(name="wider", grants={"memory:read": ["/*"]}))
+    assert mint.value.status == 403 and "grant:manage" in mint.value.message
+    manager = remote_client(server.url, context=CONTEXT,
+                            api_key=server.mint("learner/p_ada", verbs=("memory:read", "grant:manage")))
+    with pytest.raises(MemoryRequestError) as widen:
+        manager.mint_key(MintKeyBody(name="wider", grants={"memory:read": ["/*"]}))
+    manager.close()
     assert widen.value.status == 400 and "widen" in widen.value.message
     # nothing of Bo's moved
     assert [r.value for r in bo.history("topic", "p_bo_jwt", "gap")] == ["p_bo guessed 4", "p_bo guessed 5"]
