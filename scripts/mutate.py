@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PKG = "src/lumente_cli"
+PKG = "lumente_cli"
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def run(mutant: Mutant, scratch: Path) -> str:
 
 
 def run_tests(mutant: Mutant, scratch: Path) -> int:
-    env = {**os.environ, "PYTHONPATH": str(scratch / "src"), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONDONTWRITEBYTECODE": "1"}
     proc = subprocess.run(
         [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *mutant.tests],
         cwd=scratch, env=env, capture_output=True, text=True, timeout=1800,

@@ -17,7 +17,7 @@ from helpers import lumente, solid_script
 from lumente_cli import paths
 
 ROOT = Path(__file__).resolve().parent.parent
-JWT = (ROOT / "src" / "lumente_cli" / "concepts" / "library" / "jwt.toml").read_text()
+JWT = (ROOT / "lumente_cli" / "concepts" / "library" / "jwt.toml").read_text()
 ESC = "\x1b"
 
 

@@ -19,7 +19,7 @@ from lumente_cli import paths
 from lumente_cli.memory.engine import KeyRing, MemoryEngine
 
 ROOT = Path(__file__).resolve().parent.parent
-JWT = (ROOT / "src" / "lumente_cli" / "concepts" / "library" / "jwt.toml").read_text()
+JWT = (ROOT / "lumente_cli" / "concepts" / "library" / "jwt.toml").read_text()
 
 
 def doctor(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict, str]:

@@ -216,7 +216,7 @@ def test_concept_completion_includes_the_users_own_concepts(tmp_path):
 
     user = paths.current().user_concepts_dir
     user.mkdir(parents=True)
-    jwt = (ROOT / "src" / "lumente_cli" / "concepts" / "library" / "jwt.toml").read_text()
+    jwt = (ROOT / "lumente_cli" / "concepts" / "library" / "jwt.toml").read_text()
     (user / "jwt_refresh.toml").write_text(jwt.replace('id = "jwt"', 'id = "jwt_refresh"', 1))
     assert complete("bash", "lumente practice jwt") == ["jwt", "jwt_refresh"]
 
