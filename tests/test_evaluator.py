@@ -91,6 +91,28 @@ def test_a_denied_key_idea_is_missing_not_credit(answer: str) -> None:
     assert verdict(answer) == "missing"
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # the denial belongs to 'need to know', not to what the 'how' clause says
+        "it's from cryptography and one-way, and you do not need to know how the same input gives the same digest",
+        # 'bc' opens a clause of its own, as 'because' does
+        "it's from cryptography and one-way, and it's not random bc the same input gives the same digest",
+    ],
+)
+def test_a_denial_does_not_reach_into_a_clause_of_its_own(answer: str) -> None:
+    assert verdict(answer) == "solid"
+
+
+def test_having_nothing_to_do_with_a_key_idea_denies_it() -> None:
+    assert verdict("hashing is from cryptography and one-way, but it has nothing to do with the same input "
+                   "giving the same digest") == "missing"
+
+
+def test_what_a_key_idea_says_without_is_agreement() -> None:
+    assert lang.stem("name") in lang.denied_in("A lambda is a way to write a function without a name.")
+
+
 def test_a_key_idea_under_negation_is_not_credited() -> None:
     j = evaluator.analyse(CONCEPT.supraordinate, "the same input does not always give the same digest")
     assert not j.covered and j.denied
@@ -287,6 +309,8 @@ def test_phrasing_terms_appear_in_any_order_with_synonyms() -> None:
         ("big o ignores constants", True),
         ("the same hash no matter how often", False),
         ("not only fast but correct", False),
+        ("containers are not as isolated as vms", False),  # a comparison: less isolated
+        ("the isolation isn't as strong, and you need a compatible kernel", False),
         ("a jwt is encrypted", False),
     ],
 )

@@ -26,7 +26,7 @@ _WORD = re.compile(r"[a-z0-9+#]+")
 _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
 _SENTENCE_ENDS = re.compile(r"([.!?;\n]+(?:\s|$)|[!?;\n]+)")
 _CLAUSE_SPLIT = re.compile(
-    r",|:|\(|\)|—|–|\s-\s|\b(?:but|while|whereas|although|though|however|unlike|instead|vs|versus|so|because|since"
+    r",|:|\(|\)|—|–|\s-\s|\b(?:but|while|whereas|although|though|however|unlike|instead|vs|versus|so|because|bc|cuz|coz|since"
     r"|therefore|thus|hence|which|otherwise|then|yet|whereby)\b"
 )
 _AND = re.compile(r"\band\b")
@@ -297,18 +297,10 @@ def compile_phrasing(source: str) -> Phrasing:
 
 
 # Idioms that contain a negation word but deny nothing: "the same, no matter how often".
-_NON_NEGATING = re.compile(
-    r"\b(?:no matter|not matter|not only|not just|no doubt|nothing but|or not|whether or not"
-    r")\b"
-)
-
-
-def is_negated(clause: str) -> bool:
-    return negation_count(clause) > 0
-
-
-def negation_count(text: str) -> int:
-    return sum(w in NEGATIONS for w in words(_NON_NEGATING.sub(" ", normalise(text))))
+def is_negated(text: str) -> bool:
+    """Whether a negation is left once the reader has read the idioms ('no matter',
+    'not only', 'not as strong') for what they mean."""
+    return any(w in NEGATIONS for s in read(text) for c in s for w in c.words)
 
 
 @lru_cache(maxsize=4096)
@@ -342,7 +334,11 @@ _IDIOMS = (
     (re.compile(r"\bno matter\b"), "regardless"),
     (re.compile(r"\bnot (?:only|just)\b"), "also"),
     (re.compile(r"\bnothing but\b"), "only"),
+    (re.compile(r"\b(?:has|have|had) nothing to do with\b"), "is not related to"),
     (re.compile(r"\bno doubt\b"), "surely"),
+    # A comparison, not a denial: 'not as strong as a VM' says weaker.
+    (re.compile(r"\bnot (?:as|so) (?!a\b|an\b|the\b)(\w+) as\b"), r"less \1 than"),
+    (re.compile(r"\bnot (?:as|so) (?!a\b|an\b|the\b)(\w+)\b"), r"less \1"),
 )
 # After a negation, these make the denial point back at what came before it.
 _DENIED_PREDICATES = frozenset(
@@ -408,6 +404,12 @@ def _read_sentence(sentence: str) -> list[Clause]:
 # These deny the few words of their own phrase ('without a base case', 'no lookup'),
 # not the rest of the clause ('without a base case Python raises RecursionError').
 _SHORT_SCOPE = frozenset({"without", "no", "instead", "rather", "none", "nothing"})
+# Words that open a clause inside a clause: a denial before them does not reach past them.
+_EMBEDDED = frozenset(
+    {"that", "which", "who", "whom", "whose", "how", "what", "where", "why", "whether", "until", "till",
+     "because", "bc", "cuz", "coz", "cause", "since", "while", "unless", "if", "when", "whenever"}
+)
+_SUBJECTS = frozenset({"i", "you", "we", "they", "he", "she", "it"})
 SHORT_SCOPE_WORDS = 3
 
 
@@ -527,13 +529,20 @@ def mentions_nearby(phrasing: Phrasing, clause: Clause) -> bool:
     return asserts_nearby(phrasing, replace(clause, refuted=False))
 
 
-def _content_ahead(c: Clause, i: int) -> list[str]:
+def _content_ahead(c: Clause, i: int, *, own_clause_only: bool = True) -> list[str]:
     """The content words a denial at word i reaches: a few for 'not' and 'never', the
     noun phrase for 'no' ('no key and anybody can decode it' denies only the key)."""
     short = c.words[i] in _SHORT_SCOPE
     ahead: list[str] = []
-    for x, s in zip(c.words[i + 1 :], c.stems[i + 1 :], strict=True):
+    rest = c.words[i + 1 :]
+    for k, (x, s) in enumerate(zip(rest, c.stems[i + 1 :], strict=True)):
         if short and x in ("and", "or"):
+            break
+        # A clause of its own inside this one ('not need to know how the server is built',
+        # 'no data that breaks the rules', ', and you update the docs') has its own polarity;
+        # right after the denial it is what is denied ('is not what makes it safe').
+        opens_clause = x in _EMBEDDED or (x in ("and", "or") and k + 1 < len(rest) and rest[k + 1] in _SUBJECTS)
+        if own_clause_only and ahead and opens_clause:
             break
         if x not in FUNCTION_WORDS:
             ahead.append(s)
@@ -541,13 +550,16 @@ def _content_ahead(c: Clause, i: int) -> list[str]:
 
 
 def denied_in(text: str) -> frozenset[str]:
-    """The stems a text itself denies ('CORS is not a CSRF defence': csrf, defenc)."""
+    """The stems a text itself denies ('CORS is not a CSRF defence': csrf, defenc;
+    'a function without a name': name)."""
     out: set[str] = set()
     for sentence in read(text):
         for c in sentence:
             for i, w in enumerate(c.words):
-                if w in DENYING:
-                    out.update(_content_ahead(c, i))
+                if w in DENYING or w == "without":
+                    # A key idea's own denial reaches into its relative clauses ('does not
+                    # stand for a user who agreed'): agreement is read generously.
+                    out.update(_content_ahead(c, i, own_clause_only=False))
     return frozenset(out)
 
 
@@ -578,7 +590,7 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
 
 # A clause and the consequence it draws ('asyncio is single-threaded, so races can't
 # happen') make one claim, and a misconception may span them.
-_CONSEQUENCE = frozenset({"so", "because", "since", "therefore", "thus", "hence"})
+_CONSEQUENCE = frozenset({"so", "because", "bc", "cuz", "coz", "since", "therefore", "thus", "hence"})
 
 
 def with_consequences(clauses: list[Clause]) -> list[Clause]:
