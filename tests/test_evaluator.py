@@ -181,6 +181,14 @@ def test_pasted_or_lightly_reworded_text_that_was_shown_covers_nothing() -> None
     assert verdict(PART["worked_example"], Shown(worked_example=PART["worked_example"])) == "missing"
 
 
+def test_a_shown_cue_with_its_words_shuffled_is_still_a_copy() -> None:
+    shown = Shown(cues=("The same input always gives the same digest.",))
+    answer = "hashing comes from cryptography and you can never undo it, and for the same input: always the same digest, it gives"
+    assert "same_output" in {kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).covered}
+    judged = evaluator.analyse(CONCEPT.supraordinate, answer, shown=shown)
+    assert {kp.id for kp in judged.covered} == {"family", "one_way"}  # the cue's words, reordered, count for nothing
+
+
 def test_own_words_next_to_a_copied_cue_still_count() -> None:
     shown = Shown(prompt="\n".join(PART["guided"]), cues=tuple(PART["cues"]))
     answer = "think about which way the data can travel. it comes from cryptography and you can never undo it"
