@@ -288,3 +288,12 @@ def test_practising_a_concept_whose_own_file_is_broken_names_the_file_and_the_fi
     assert "concepts check" in r.stderr
     checked = lumente("concepts", "check", str(d / "event_sourcing.toml"))
     assert checked.exit_code == 2 and "summery" in checked.stderr
+
+
+def test_the_schema_accepts_exactly_the_areas_the_list_groups_by():
+    from typing import get_args
+
+    from lumente_cli.concepts.areas import AREA_TITLES
+    from lumente_cli.concepts.schema import Area
+
+    assert get_args(Area) == tuple(AREA_TITLES)

@@ -24,15 +24,6 @@ class _Strict(BaseModel):
 
 
 Area = Literal["web", "security", "data", "concurrency", "language", "tools", "ai"]
-AREA_TITLES: dict[str, str] = {
-    "web": "Web and HTTP",
-    "security": "Security",
-    "data": "Data",
-    "concurrency": "Concurrency",
-    "language": "Language ideas",
-    "tools": "Tools and delivery",
-    "ai": "AI and LLMs",
-}
 
 
 class KeyPoint(_Strict):

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def concept_list(lib: Library, levels: dict[str, dict[str, int]] | None = None) -> RenderableType:
     """The library by area, each concept with its summary and, once practised, its four levels."""
-    from lumente_cli.concepts.schema import AREA_TITLES
+    from lumente_cli.concepts.areas import AREA_TITLES
 
     levels = levels or {}
     groups: dict[str, list[str]] = {}
