@@ -136,11 +136,17 @@ def unset(
 
 @app.command("path")
 @handle_errors
-def config_path() -> None:
+def config_path(
+    json_out: Annotated[bool, typer.Option("--json", help="Print the path and whether the file exists, as JSON.")] = False,
+) -> None:
     """Print the config file's path (it may not exist yet)."""
     from lumente_cli import paths
 
-    sys.stdout.write(f"{paths.current().config_file}\n")
+    path = paths.current().config_file
+    if json_out:
+        print_json({"path": str(path), "exists": path.exists()})
+        return
+    sys.stdout.write(f"{path}\n")
 
 
 def _read_secret(key: str) -> str:
