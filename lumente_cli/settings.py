@@ -52,6 +52,8 @@ OTHER_ENVIRONMENT: tuple[tuple[str, str], ...] = (
     ("NO_COLOR", "Any non-empty value turns colour and text styles off, like --no-color, even when "
                  "FORCE_COLOR is set."),
     ("FORCE_COLOR", "Colour and styles even when output is not a terminal (unless NO_COLOR or --no-color)."),
+    ("ANTHROPIC_BASE_URL", "Where Claude requests go instead of the Anthropic API (a proxy or gateway); read by "
+                           "the anthropic SDK itself."),
     ("LUMENTE_DEBUG", "Print the traceback of an internal error (a bug in Lumente) instead of a one-line notice."),
     ("_LUMENTE_COMPLETE", "Set by the shell completion scripts when they ask Lumente for candidates; "
                           "not for use by hand."),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import stat
 
+import pytest
+
 from helpers import lumente, script, solid_script
 
 from lumente_cli import paths
@@ -77,3 +79,22 @@ def test_login_changes_the_pseudonym_and_whoami_never_shows_the_secret():
 def test_login_refuses_an_empty_id():
     r = lumente("login", "   ")
     assert r.exit_code == 2 and "sign-in ID" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("gaps", "trend"),
+    [
+        ([3], "too few sessions"),
+        ([3, 1], "shrinking"),  # two sessions: the second against the first
+        ([1, 1], "steady"),
+        ([1, 3, 3], "growing"),  # three: the last two against the first
+        ([4, 4, 0, 0, 0], "shrinking"),  # from four on: the last three against all before
+        ([0, 2, 2, 2], "growing"),
+    ],
+)
+def test_gap_trend_is_what_docs_json_says(gaps, trend):
+    from lumente_cli.progress import ConceptProgress, SessionPoint
+
+    sessions = [SessionPoint(session_id=f"s{i}", finished_at="", prediction=4, score=4 + g, levels={})
+                for i, g in enumerate(gaps)]
+    assert ConceptProgress("jwt", sessions).gap_trend == trend
