@@ -53,12 +53,17 @@ LEVEL_DESCRIPTIONS: dict[int, str] = {
 
 
 def parse_part(text: str) -> PartKey | None:
-    """Accept a key ('coordinate'), a label ('Classification') or a unique prefix."""
+    """Accept a screen name ('Classification', 'similar concepts'), a word of one
+    ('similar', 'features'), a key ('coordinate'), or a unique prefix of any of them."""
     want = text.strip().lower().replace("-", "_").replace(" ", "_")
     if not want:
         return None
+    names = {key: {key, *(label.lower().replace(" ", "_") for label in (LABELS[key], MEMORY_LABELS[key]))}
+             for key in PARTS}
     for key in PARTS:
-        if want in (key, LABELS[key].lower().replace(" ", "_"), MEMORY_LABELS[key].lower().replace(" ", "_")):
+        if want in names[key]:
             return key
-    matches = [key for key in PARTS if key.startswith(want)]
+    words = {key: {w for name in names[key] for w in name.split("_") if len(w) > 3} for key in PARTS}
+    matches = [key for key in PARTS
+               if any(name.startswith(want) for name in names[key]) or any(w.startswith(want) for w in words[key])]
     return matches[0] if len(matches) == 1 else None

@@ -210,3 +210,19 @@ def test_forget_on_screen_says_why_rows_outnumber_facts(two_concepts):
     assert f"{facts} remembered facts" in r.stdout
     rows = int(r.stdout.split("erased ")[1].split()[0])
     assert rows > facts and "earlier versions" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("typed", "part"),
+    [("category", "supraordinate"), ("similar", "coordinate"), ("Similar concepts", "coordinate"),
+     ("features", "attributes"), ("classification", "subordinate"), ("coordinate", "coordinate"), ("sub", "subordinate")],
+)
+def test_history_takes_the_screen_names_of_the_parts(two_concepts, typed, part):
+    chains = doc("memory", "history", "jwt", "--part", typed)["chains"]
+    assert chains and {c["part"] for c in chains} == {part}
+
+
+def test_as_of_takes_relative_and_zone_less_times(two_concepts):
+    for when in ("30m", "1w", "2d ago", "2026-11-28", "2026-11-28T14:00"):
+        r = lumente("memory", "show", "--as-of", when, "--json")
+        assert r.exit_code == 0, (when, r.stderr)

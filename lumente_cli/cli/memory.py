@@ -77,7 +77,9 @@ def _concepts(ws: Any, client: Any, concept: str | None, deadline: float | None 
 def show(
     concept: Annotated[Optional[str], typer.Argument(metavar="CONCEPT", help="Only this concept.", autocompletion=concept_names)] = None,
     as_of: Annotated[Optional[str], typer.Option("--as-of", metavar="TIME",
-                                                 help="What memory held at an earlier time: an ISO time or e.g. 2d, 3h.")] = None,
+                                                 help="What memory held at an earlier time: an ISO time "
+                                                      "(2026-11-28, 2026-11-28T14:00Z; without a zone, your "
+                                                      "local time) or how long ago (30m, 3h, 2d, 1w).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """Show what Lumente remembers now, grouped by concept and part, with IDs and provenance."""
@@ -115,20 +117,23 @@ def show(
 def history(
     concept: Annotated[Optional[str], typer.Argument(metavar="CONCEPT", help="Only this concept.", autocompletion=concept_names)] = None,
     part: Annotated[Optional[str], typer.Option("--part", metavar="PART", autocompletion=part_names,
-                                                help="Only this part: supraordinate, coordinate, attributes or subordinate.")] = None,
+                                                help="Only this part: category, similar, features or classification "
+                                                     "(the JSON ids supraordinate, coordinate, attributes and "
+                                                     "subordinate work too).")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """Show how each remembered value changed: the whole chain of each key, newest first."""
     from lumente_cli.memory import facts as F
     from lumente_cli.memory.inspect import history_facts
-    from lumente_cli.parts import PARTS, parse_part
+    from lumente_cli.parts import LABELS, PARTS, parse_part
     from lumente_cli.views.memory import chains
 
     keys = list(F.ALL_KEYS)
     if part is not None:
         key = parse_part(part)
         if key is None:
-            raise UsageError(f"unknown part {part!r}.", hint=f"Parts: {', '.join(PARTS)}.")
+            raise UsageError(f"unknown part {part!r}.",
+                             hint=f"Parts: {', '.join(LABELS[k] for k in PARTS)} (or {', '.join(PARTS)}).")
         keys = [F.level_key(key), F.help_key(key)]
     with _memory("read memory") as (ws, backend):
         client = backend.client()
