@@ -34,6 +34,9 @@ BEGIN, END = "<!-- bench:evaluator:begin -->", "<!-- bench:evaluator:end -->"
 VERDICTS = ("solid", "partial", "missing")
 HOLDOUT_SHARE = 3  # in tenths
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # report.py beside this script
+import report  # noqa: E402
+
 try:
     from lumente_cli.agents.contracts import EvaluateInput, Shown
     from lumente_cli.concepts.library import load_library
@@ -240,14 +243,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def update_docs(text: str) -> None:
-    docs = DOCS.read_text("utf-8")
-    block = f"{BEGIN}\n{text}\n{END}"
-    if BEGIN in docs:
-        head, rest = docs.split(BEGIN, 1)
-        docs = head + block + rest.split(END, 1)[1]
-    else:
-        docs = docs.rstrip("\n") + "\n\n## Evaluator\n\n" + block + "\n"
-    DOCS.write_text(docs, "utf-8")
+    report.write_block("evaluator", f"{BEGIN}\n{text}\n{END}", heading="Evaluator", docs=DOCS)
 
 
 if __name__ == "__main__":

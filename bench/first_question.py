@@ -30,7 +30,9 @@ DOCS = ROOT / "docs" / "benchmarks.md"
 BEGIN, END = "<!-- bench:first_question:begin -->", "<!-- bench:first_question:end -->"
 READ_S = 1.5
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # report.py beside this script
 
+import report  # noqa: E402
 from fake_messages_api import FakeMessagesAPI  # noqa: E402
 
 
@@ -99,14 +101,8 @@ def main(argv: list[str] | None = None) -> int:
         doc = {"section": "first_question", "measured_at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                "rows": rows}
         RESULTS.write_text(json.dumps(doc, indent=2) + "\n", "utf-8")
-        docs = DOCS.read_text("utf-8")
-        block = f"{BEGIN}\n{text}\n{END}"
-        if BEGIN in docs:
-            head, rest = docs.split(BEGIN, 1)
-            docs = head + block + rest.split(END, 1)[1]
-        else:
-            docs = docs.rstrip("\n") + "\n\n## The first question, offline and on Claude\n\n" + block + "\n"
-        DOCS.write_text(docs, "utf-8")
+        report.write_block("first_question", f"{BEGIN}\n{text}\n{END}",
+                           heading="The first question, offline and on Claude", docs=DOCS)
     return 0
 
 

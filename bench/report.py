@@ -68,13 +68,24 @@ def docs_block(doc: dict[str, Any]) -> str:
 
 def update_docs(doc: dict[str, Any], docs: Path = DOCS) -> bool:
     """Rewrite the section's block in the docs; False when the docs have no block for it."""
-    text = docs.read_text("utf-8")
-    begin, end = f"<!-- bench:{doc['section']}:begin -->", f"<!-- bench:{doc['section']}:end -->"
-    if begin not in text:
+    begin = f"<!-- bench:{doc['section']}:begin -->"
+    if begin not in docs.read_text("utf-8"):
         return False
-    start, stop = text.index(begin), text.index(end) + len(end)
-    docs.write_text(text[:start] + docs_block(doc) + text[stop:], "utf-8")
+    write_block(doc["section"], docs_block(doc), docs=docs)
     return True
+
+
+def write_block(section: str, block: str, *, heading: str = "", docs: Path = DOCS) -> None:
+    """Put `block` (markers included) in place of the section's block, or append it under
+    `heading` when the docs have none yet."""
+    text = docs.read_text("utf-8")
+    begin, end = f"<!-- bench:{section}:begin -->", f"<!-- bench:{section}:end -->"
+    if begin in text:
+        start, stop = text.index(begin), text.index(end) + len(end)
+        text = text[:start] + block + text[stop:]
+    else:
+        text = text.rstrip("\n") + f"\n\n## {heading or section}\n\n" + block + "\n"
+    docs.write_text(text, "utf-8")
 
 
 def finish(section: str, figures: list[Figure], *, quick: bool, load_before: float | None,
