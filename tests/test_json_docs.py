@@ -85,3 +85,13 @@ def test_each_documented_json_shape_matches_the_real_output(practised, heading: 
     assert doc, f"docs/json.md documents no keys for {heading}"
     assert not doc - real, f"documented but not printed: {sorted(doc - real)}"
     assert not real - doc, f"printed but not documented: {sorted(real - doc)}"
+
+
+def test_path_names_come_in_the_documented_order():
+    listed = re.search(r"`paths`: (.*?), in that order", section("lumente path --json"), re.S).group(1)
+    assert [p["name"] for p in output("path", "--json")["paths"]] == re.findall(r"`([a-z_]+)`", listed)
+
+
+def test_doctor_checks_come_in_the_documented_order():
+    listed = re.search(r"`checks`: in this order, (.*?)\. The", section("lumente doctor --json"), re.S).group(1)
+    assert [c["name"] for c in output("doctor", "--json")["checks"]] == re.findall(r"`([a-z_]+)`", listed)
