@@ -549,6 +549,7 @@ def _content_ahead(c: Clause, i: int, *, own_clause_only: bool = True) -> list[s
     return ahead[: SHORT_DENIAL_REACH if short else DENIAL_REACH]
 
 
+@lru_cache(maxsize=4096)
 def denied_in(text: str) -> frozenset[str]:
     """The stems a text itself denies ('CORS is not a CSRF defence': csrf, defenc;
     'a function without a name': name)."""
