@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -84,6 +83,8 @@ def redact(secret: str) -> str:
 def read_config_file(path: Path) -> dict[str, str]:
     if not path.exists():
         return {}
+    import tomllib  # only when there is a file to read
+
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError) as exc:

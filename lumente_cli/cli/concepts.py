@@ -47,12 +47,15 @@ def list_concepts(
 def _levels() -> dict[str, dict[str, int]]:
     """This learner's levels per concept, read without creating a file or a secret."""
     from lumente_cli import paths
+
+    p = paths.current()
+    if not p.database.exists():  # nothing practised yet: no settings or secret to read
+        return {}
     from lumente_cli import settings as settings_mod
     from lumente_cli.errors import LumenteError
     from lumente_cli.memory.pseudonym import default_sign_in, existing_pseudonym
     from lumente_cli.store.readonly import practised_levels
 
-    p = paths.current()
     try:
         sign_in = settings_mod.load()["sign_in"] or default_sign_in()
     except LumenteError:  # a broken config file: list the concepts anyway
