@@ -84,8 +84,8 @@ class Paths:
                   "The random key your learner pseudonym is derived under (mode 0600). "
                   "Without it you get a new pseudonym."),
             Entry("concept_cache", self.concept_cache, "file",
-                  "Concept files already parsed (JSON, keyed by a hash of each file), so commands "
-                  "skip parsing TOML; safe to delete, it is rebuilt."),
+                  "Concept files already parsed (JSON, keyed by a hash of each file, with a small "
+                  "index for listing beside it), so commands skip parsing TOML; safe to delete, it is rebuilt."),
             Entry("mapped_concepts", self.mapped_concepts_dir, "dir",
                   "Concept files the Claude mapper built for concepts not in the library, kept for reuse."),
         ]

@@ -119,3 +119,17 @@ def test_a_first_command_that_only_writes_the_cache_leaves_the_data_folder_priva
     data_dir = paths.current().data_dir
     assert oct(data_dir.stat().st_mode & 0o777) == "0o700"
     assert oct(paths.current().concept_cache.parent.stat().st_mode & 0o777) == "0o700"
+
+
+def test_listing_from_the_index_reads_no_concept_file_and_using_one_still_checks_it(monkeypatch) -> None:
+    load_default()
+    from pathlib import Path
+
+    read: list[str] = []
+    real = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: read.append(self.name) or real(self))
+    lib = load_default()
+    assert lib.resolve_source("jwt").summary and not [n for n in read if n.endswith(".toml")]
+    assert "concepts.json" not in read  # the full cache is not parsed for a listing either
+    assert lib.resolve("jwt").name == "JWT"  # using it reads the file and its cached data
+    assert "jwt.toml" in read

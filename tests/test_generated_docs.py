@@ -268,7 +268,7 @@ def test_the_shipped_bash_script_completes_in_a_real_bash(lumente_on_path):
 @pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
 def test_the_shipped_fish_script_completes_in_a_real_fish(lumente_on_path):  # pragma: no cover - no fish here
     script = ROOT / "completions" / "lumente.fish"
-    proc = subprocess.run(["fish", "--no-config", "-c", f"source '{script}'; complete -C 'lumente practice j'"],
+    proc = subprocess.run(["fish", "--no-config", "-c", f"source '{script}'; complete -C 'lumente practice jw'"],
                           capture_output=True, text=True, env=lumente_on_path, timeout=60)
     assert proc.stdout.split()[0] == "jwt"
 

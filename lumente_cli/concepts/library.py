@@ -2,20 +2,22 @@
 in the config dir, and concepts the Claude mapper built earlier.
 
 A file is validated the first time its bytes are seen; the validated data is
-kept in the concept cache (cache.py). Listing, finding and naming concepts
-then read that data directly, and the pydantic model of a concept is built
-only when one is used (`ConceptSource.concept`): `lumente concepts`, `memory
-show` and completion never load the schema.
+kept in the concept cache (cache.py), with the fields listing needs in a small
+index beside it. Listing, finding and naming concepts read that index, the full
+data is read when a concept is used, and its pydantic model is built only then
+(`ConceptSource.concept`): `lumente concepts`, `memory show` and completion never
+read a concept file or load the schema.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lumente_cli.concepts.cache import ConceptCache
+from lumente_cli.concepts.cache import HEAD_FIELDS, ConceptCache, stamp_of
 from lumente_cli.errors import ConceptError
 from lumente_cli.parts import PARTS
 from lumente_cli.text import slug
@@ -30,40 +32,50 @@ MAX_FILE_BYTES = 512 * 1024
 
 @dataclass
 class ConceptSource:
-    """One concept file: its validated data, and its model once asked for."""
+    """One concept file: what listing reads (`head`), its validated data once asked
+    for, and its model once asked for."""
 
-    data: dict[str, Any]
+    head: dict[str, Any]
     path: str
     origin: str  # "library", "user" or "mapped"
+    _load: Callable[[], dict[str, Any]] | None = field(default=None, repr=False, compare=False)
+    _data: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     _concept: Concept | None = field(default=None, repr=False, compare=False)
 
     @property
+    def data(self) -> dict[str, Any]:
+        if self._data is None:
+            assert self._load is not None
+            self._data = self._load()
+        return self._data
+
+    @property
     def id(self) -> str:
-        return self.data["id"]
+        return self.head["id"]
 
     @property
     def name(self) -> str:
-        return self.data["name"]
+        return self.head["name"]
 
     @property
     def full_name(self) -> str | None:
-        return self.data.get("full_name")
+        return self.head.get("full_name")
 
     @property
     def summary(self) -> str:
-        return self.data["summary"]
+        return self.head["summary"]
 
     @property
     def aliases(self) -> list[str]:
-        return self.data.get("aliases") or []
+        return self.head.get("aliases") or []
 
     @property
     def area(self) -> str | None:
-        return self.data.get("area")
+        return self.head.get("area")
 
     @property
     def links(self) -> list[str]:
-        return self.data.get("links") or []
+        return self.head.get("links") or []
 
     @property
     def concept(self) -> Concept:
@@ -142,12 +154,30 @@ def parse_concept(raw: bytes, where: str, *, expected_id: str | None = None,
     return _source(raw, where, "user", expected_id, cache).concept
 
 
-def _read_source(path: Path, where: str, origin: str, cache: ConceptCache | None) -> ConceptSource:
+def _read_bytes(path: Path, where: str) -> bytes:
     try:
-        raw = path.read_bytes()
+        return path.read_bytes()
     except OSError as exc:
         raise ConceptError(f"concept file {where}: cannot be read ({exc.strerror or exc}).") from None
-    return _source(raw, where, origin, path.stem, cache)
+
+
+def _read_source(path: Path, where: str, origin: str, cache: ConceptCache | None) -> ConceptSource:
+    """A file's source: its listing fields from the cache's index when the file is unchanged
+    (the file itself is read only when the concept is used), else read and validated."""
+    if cache is not None:
+        try:
+            stamp = stamp_of(path)
+        except OSError:
+            stamp = None
+        head = cache.head(where, stamp) if stamp is not None else None
+        if head is not None and _listable(head) and head["id"] == path.stem:
+            return ConceptSource(head, where, origin,
+                                 _load=lambda: _source(_read_bytes(path, where), where, origin, path.stem, cache).data)
+    raw = _read_bytes(path, where)
+    source = _source(raw, where, origin, path.stem, cache)
+    if cache is not None and stamp is not None:
+        cache.remember(where, stamp, raw, source.data)
+    return source
 
 
 def _source(raw: bytes, where: str, origin: str, expected_id: str | None,
@@ -155,12 +185,16 @@ def _source(raw: bytes, where: str, origin: str, expected_id: str | None,
     """A file's source: from the cache when these bytes were validated before, else parsed and validated."""
     data = cache.get(raw) if cache is not None else None
     if data is not None and _listable(data) and expected_id in (None, data["id"]):
-        return ConceptSource(data, where, origin)
+        return ConceptSource(_head(data), where, origin, _data=data)
     concept = _validate(_parse_toml(raw, where), where, expected_id)
     checked = concept.model_dump(mode="json")
     if cache is not None:
         cache.put(raw, checked)
-    return ConceptSource(checked, where, origin, concept)
+    return ConceptSource(_head(checked), where, origin, _data=checked, _concept=concept)
+
+
+def _head(data: dict[str, Any]) -> dict[str, Any]:
+    return {k: data.get(k) for k in HEAD_FIELDS}
 
 
 def _listable(data: dict[str, Any]) -> bool:
@@ -251,10 +285,10 @@ def describe_validation_error(exc: ValidationError, *, limit: int = 3) -> str:
     return "; ".join(shown) + more
 
 
-def _library_files() -> list[tuple[str, bytes]]:
+def _library_files() -> list[Path]:
     # A plain path, not importlib.resources (10 ms to import): the package is always installed as files.
     root = Path(__file__).with_name("library")
-    return sorted((entry.name, entry.read_bytes()) for entry in root.iterdir() if entry.name.endswith(".toml"))
+    return sorted(entry for entry in root.iterdir() if entry.name.endswith(".toml"))
 
 
 def load_library(*dirs: tuple[Path, str], cache: ConceptCache | None = None) -> Library:
@@ -264,8 +298,8 @@ def load_library(*dirs: tuple[Path, str], cache: ConceptCache | None = None) -> 
     `problems` so the rest of the library stays usable.
     """
     lib = Library()
-    for name, raw in _library_files():
-        source = _source(raw, f"library/{name}", "library", name.removesuffix(".toml"), cache)
+    for path in _library_files():
+        source = _read_source(path, f"library/{path.name}", "library", cache)
         lib.concepts[source.id] = source
     for directory, origin in dirs:
         if not directory.is_dir():

@@ -7,7 +7,6 @@ model forbids unknown fields so a typo in a user's file is reported, not ignored
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable
 from typing import Literal
 
