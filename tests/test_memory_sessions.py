@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from sessions import Rig
 
 from lumente_cli.agents.contracts import HintInput, Remark
-from lumente_cli.agents.memory import MemoryTurn, Recall, verify_cites
+from lumente_cli.agents.memory import MemoryTurn, verify_cites
+from lumente_cli.memory.recall import Recall
 from lumente_cli.memory import facts as F
 from lumente_cli.memory.client import MemoryClient
 from lumente_cli.memory.recall import MAX_FACTS, facts_of

@@ -11,21 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel
 
 from lumente_cli.agents.contracts import MEMORY_ROLES, AgentRole, Remark
 from lumente_cli.memory.facts import MemoryFact
-
-RecallStatus = Literal["recalled", "empty", "unavailable", "off"]
-
-
-@dataclass(frozen=True)
-class Recall:
-    status: RecallStatus
-    facts: tuple[MemoryFact, ...] = ()
-    reason: str = ""
+from lumente_cli.memory.recall import Recall
 
 
 @dataclass(frozen=True)

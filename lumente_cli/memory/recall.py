@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from lumente_cli.memory import facts as F
 from lumente_cli.memory.replaced import in_time_order, replaced_rows
@@ -31,6 +32,18 @@ if TYPE_CHECKING:
 
 MAX_FACTS = 8
 OWN_SOURCE_KINDS = frozenset({"upsert"})
+
+RecallStatus = Literal["recalled", "empty", "unavailable", "off"]
+
+
+@dataclass(frozen=True)
+class Recall:
+    """What one session's read of memory found: the facts the hint giver and the coach
+    may be told, or why there are none."""
+
+    status: RecallStatus
+    facts: tuple[F.MemoryFact, ...] = ()
+    reason: str = ""
 
 
 def _acceptable(row: AttributeDetail) -> bool:

@@ -7,11 +7,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from lumente_cli.agents.memory import Recall
 from lumente_cli.memory import writer
 from lumente_cli.memory.backend import MemoryBackend
 from lumente_cli.memory.pseudonym import scope_of
-from lumente_cli.memory.recall import facts_of
+from lumente_cli.memory.recall import Recall, facts_of
 from lumente_cli.parts import PartKey
 from lumente_cli.session import SessionState
 from lumente_cli.store import LocalStore

@@ -21,11 +21,12 @@ from lumente_cli.agents.contracts import (
     Remark,
     Shown,
 )
-from lumente_cli.agents.memory import CallRecord, MemoryTurn, Recall
+from lumente_cli.agents.memory import CallRecord, MemoryTurn
 from lumente_cli.agents.provider import Agents, Usage, call_agent
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import LumenteError, SessionBusy
 from lumente_cli.exitcodes import ExitCode
+from lumente_cli.memory.recall import Recall
 from lumente_cli.memory.service import LearnerMemory
 from lumente_cli.parts import LABELS, LEVEL_NAMES, MAX_LEVEL, PARTS
 from lumente_cli.practice.events import Emitter
