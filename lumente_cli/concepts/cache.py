@@ -1,9 +1,9 @@
 """Concept files already parsed, keyed by a hash of their bytes, with a small index
 of what listing needs.
 
-Parsing TOML is most of what loading the library costs (tomllib is pure Python:
-about 3 ms a file), and every command that names a concept loads it. JSON of the
-same data loads about 20× faster. The cache holds only files that parsed and
+Parsing TOML is most of what loading the library costs (tomllib is pure Python),
+and every command that names a concept loads it; JSON of the same data loads far
+faster (docs/benchmarks.md has the figures). The cache holds only files that parsed and
 validated; a hit is validated again when the concept is used (cheap), so a stale
 or tampered cache can never let a bad concept through.
 

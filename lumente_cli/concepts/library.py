@@ -286,7 +286,7 @@ def describe_validation_error(exc: ValidationError, *, limit: int = 3) -> str:
 
 
 def _library_files() -> list[Path]:
-    # A plain path, not importlib.resources (10 ms to import): the package is always installed as files.
+    # A plain path, not importlib.resources (slow to import): the package is always installed as files.
     root = Path(__file__).with_name("library")
     return sorted(entry for entry in root.iterdir() if entry.name.endswith(".toml"))
 

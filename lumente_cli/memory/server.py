@@ -232,7 +232,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.close_connection:
             self.send_header("Connection", "close")
         # Head and body in one write: two small writes meet Nagle and delayed
-        # ACK and cost 40 ms a response on keep-alive connections.
+        # ACK and stall each response on keep-alive connections.
         self._headers_buffer.append(b"\r\n" + (body if self.command != "HEAD" else b""))
         self.flush_headers()
         elapsed = (time.perf_counter() - self._started) * 1000

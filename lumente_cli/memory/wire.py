@@ -39,8 +39,8 @@ Stamp = Annotated[str, AfterValidator(_iso_instant)]
 
 
 # Every model defers building its validator to first use (`defer_build`): a
-# command uses a handful of these, and building all of them at import cost
-# every command that reads memory about 10 ms.
+# command uses a handful of these, and building all of them at import would slow
+# the start of every command that reads memory.
 
 
 class _Request(BaseModel):

@@ -87,7 +87,7 @@ class ScriptedIO:
             self.echo.print(Text(sanitize(prompt), style="bold cyan") + Text(sanitize(shown)), soft_wrap=True)
 
     def _read(self) -> str:
-        # Bounded: a 200 MB line must cost a few kilobytes, not the whole line in memory.
+        # Bounded: a huge line must cost a few kilobytes, not the whole line in memory.
         raw = self.stream.readline(MAX_LINE_BYTES + 1)
         if not raw:
             raise EndOfInput()

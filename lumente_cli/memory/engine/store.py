@@ -132,8 +132,8 @@ class Store:
         """One short write transaction; rolled back if the block raises.
 
         Writers in this process queue on a lock before asking SQLite: SQLite's
-        busy handler polls with growing sleeps (up to 100 ms), which under many
-        threads (a served engine) turned a 4 ms write into a 200 ms one at p99.
+        busy handler polls with growing sleeps, which under many threads (a served
+        engine) made the slowest writes many times slower than the rest.
         Other processes still meet the busy handler, as before."""
         if not self._write_lock.acquire(timeout=2 * BUSY_TIMEOUT_S):
             raise StoreError("the memory store is busy: a write waited too long for its turn")
