@@ -508,7 +508,9 @@ def render_exit_codes() -> str:
     out += [
         "",
         "Errors print one line on standard error, `lumente: <message>`, usually followed by a hint line.",
-        "Usage errors (an unknown option, a missing argument, a bad value) exit 2.",
+        "Usage errors (an unknown option, a missing argument, a bad value) exit 2; so does",
+        "`--provider claude` without an API key, since nothing was tried (5 is for a call to Claude that",
+        "was needed and failed).",
         "`lumente doctor` exits 1 when any check fails; warnings alone exit 0.",
         "`lumente practice` exits 3 when scripted input ends before the session does (it is saved as paused)",
         "and 130 on Ctrl-C (saved too).",
