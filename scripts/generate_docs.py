@@ -160,7 +160,7 @@ def environment() -> list[tuple[str, str]]:
     for s in SETTINGS:
         if s.env:
             default = f' Default: "{s.default}".' if s.default else ""
-            secret = " A secret: never printed (config show redacts it)." if s.secret else ""
+            secret = " A secret: never printed in full (config show redacts it)." if s.secret else ""
             rows.append((s.env, f"{s.help} Overrides the setting {s.key} in the config file.{default}{secret}"))
     rows.extend(OTHER_ENVIRONMENT)
     return rows
@@ -409,7 +409,7 @@ def render_configuration() -> str:
         if s.choices:
             what += " One of: " + ", ".join(f"`{c}`" for c in s.choices) + "."
         if s.secret:
-            what += " **Secret**: never printed; `config show` redacts it."
+            what += " **Secret**: never printed in full; `config show` shows only its first 4 and last 2 characters (a short one: `****`)."
         default = md_code(s.default) if s.default else "(empty)"
         out.append(f"| `{s.key}` | `{s.env}` | {default} | {what} |")
     out += [
