@@ -33,6 +33,11 @@ def digest(raw: bytes) -> str:
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
 
 
+def head_of(data: dict[str, Any]) -> dict[str, Any]:
+    """What listing and finding read of a concept's validated data."""
+    return {k: data.get(k) for k in HEAD_FIELDS}
+
+
 def stamp_of(path: Path) -> list[int]:
     """What says a file is unchanged without reading it: its size and modification time."""
     st = path.stat()
@@ -96,8 +101,7 @@ class ConceptCache:
         self._used.add(entry["digest"])  # its full data stays in the cache
         return entry["head"]
 
-    def remember(self, where: str, stamp: list[int], raw: bytes, data: dict[str, Any]) -> None:
-        head = {k: data.get(k) for k in HEAD_FIELDS}
+    def remember(self, where: str, stamp: list[int], raw: bytes, head: dict[str, Any]) -> None:
         entry = {"stamp": stamp, "digest": digest(raw), "head": head}
         self._index_used.add(where)
         if self._index.get(where) != entry:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from lumente_cli.concepts.cache import HEAD_FIELDS, ConceptCache, stamp_of
+from lumente_cli.concepts.cache import ConceptCache, head_of, stamp_of
 from lumente_cli.errors import ConceptError
 from lumente_cli.parts import PARTS
 from lumente_cli.text import slug
@@ -164,19 +164,21 @@ def _read_bytes(path: Path, where: str) -> bytes:
 def _read_source(path: Path, where: str, origin: str, cache: ConceptCache | None) -> ConceptSource:
     """A file's source: its listing fields from the cache's index when the file is unchanged
     (the file itself is read only when the concept is used), else read and validated."""
+    stamp = None
     if cache is not None:
         try:
             stamp = stamp_of(path)
         except OSError:
-            stamp = None
-        head = cache.head(where, stamp) if stamp is not None else None
+            pass
+    if cache is not None and stamp is not None:
+        head = cache.head(where, stamp)
         if head is not None and _listable(head) and head["id"] == path.stem:
             return ConceptSource(head, where, origin,
                                  _load=lambda: _source(_read_bytes(path, where), where, origin, path.stem, cache).data)
     raw = _read_bytes(path, where)
     source = _source(raw, where, origin, path.stem, cache)
     if cache is not None and stamp is not None:
-        cache.remember(where, stamp, raw, source.data)
+        cache.remember(where, stamp, raw, source.head)
     return source
 
 
@@ -185,16 +187,12 @@ def _source(raw: bytes, where: str, origin: str, expected_id: str | None,
     """A file's source: from the cache when these bytes were validated before, else parsed and validated."""
     data = cache.get(raw) if cache is not None else None
     if data is not None and _listable(data) and expected_id in (None, data["id"]):
-        return ConceptSource(_head(data), where, origin, _data=data)
+        return ConceptSource(head_of(data), where, origin, _data=data)
     concept = _validate(_parse_toml(raw, where), where, expected_id)
     checked = concept.model_dump(mode="json")
     if cache is not None:
         cache.put(raw, checked)
-    return ConceptSource(_head(checked), where, origin, _data=checked, _concept=concept)
-
-
-def _head(data: dict[str, Any]) -> dict[str, Any]:
-    return {k: data.get(k) for k in HEAD_FIELDS}
+    return ConceptSource(head_of(checked), where, origin, _data=checked, _concept=concept)
 
 
 def _listable(data: dict[str, Any]) -> bool:

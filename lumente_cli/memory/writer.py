@@ -121,6 +121,8 @@ def deliver(
     from lumente_cli.memory.client import MemoryAuthError, MemoryConflict, MemoryError, MemoryForbidden
     from lumente_cli.memory.wire import FactsRequest
 
+    refused = (MemoryAuthError, MemoryForbidden)  # sending again with this key cannot help
+
     pending = store.pending_facts(scope)
     if not pending:
         return Delivery(0, 0)
@@ -129,7 +131,7 @@ def deliver(
     try:
         client.register_scope(scope, deadline=deadline)
     except MemoryError as exc:
-        return Delivery(0, len(pending), exc.message, isinstance(exc, (MemoryAuthError, MemoryForbidden)))
+        return Delivery(0, len(pending), exc.message, isinstance(exc, refused))
     for item in pending:
         if deadline is not None and clock() >= deadline:
             return Delivery(written, len(pending) - written, OUT_OF_TIME)
@@ -147,8 +149,8 @@ def deliver(
             # A write cut short by the budget, after others went through, is a slow
             # service rather than a broken one.
             slow = written > 0 and deadline is not None and clock() >= deadline - DEADLINE_SLACK_S
-            refused = isinstance(exc, (MemoryAuthError, MemoryForbidden))
-            return Delivery(written, len(pending) - written, OUT_OF_TIME if slow else exc.message, refused)
+            return Delivery(written, len(pending) - written, OUT_OF_TIME if slow else exc.message,
+                            isinstance(exc, refused))
         store.mark_delivered(item.idempotency_key, _attribute_id(response, item.key))
         written += 1
     return Delivery(written, 0)

@@ -326,7 +326,8 @@ def shingles(tokens: list[str], n: int = 4) -> set[tuple[str, ...]]:
 # think X, but...', 'X is a myth') is refuted. Phrasings may carry their own negation
 # ('not|never reverse'); such a phrasing allows that many negations in front of its words.
 
-# Idioms with a negation word that deny nothing, rewritten before reading.
+# Idioms with a negation word, rewritten before reading to what they say: most deny
+# nothing ('no matter', 'not as strong as'); 'has nothing to do with' denies.
 _IDIOMS = (
     (re.compile(r"\bwhether or not\b"), "whether"),
     (re.compile(r"\b(may|might|can|could|does|do) or \1 not\b"), r"\1"),
@@ -405,9 +406,10 @@ def _read_sentence(sentence: str) -> list[Clause]:
 # not the rest of the clause ('without a base case Python raises RecursionError').
 _SHORT_SCOPE = frozenset({"without", "no", "instead", "rather", "none", "nothing"})
 # Words that open a clause inside a clause: a denial before them does not reach past them.
+# (Words that split clauses, such as 'because', 'which' and 'while', never reach here.)
 _EMBEDDED = frozenset(
-    {"that", "which", "who", "whom", "whose", "how", "what", "where", "why", "whether", "until", "till",
-     "because", "bc", "cuz", "coz", "cause", "since", "while", "unless", "if", "when", "whenever"}
+    {"that", "who", "whom", "whose", "how", "what", "where", "why", "whether", "until", "till", "cause",
+     "unless", "if", "when", "whenever"}
 )
 _SUBJECTS = frozenset({"i", "you", "we", "they", "he", "she", "it"})
 SHORT_SCOPE_WORDS = 3
