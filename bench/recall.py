@@ -31,11 +31,12 @@ import report  # noqa: E402
 from figures import Figure, repeat  # noqa: E402
 
 from lumente_cli.memory import facts as F  # noqa: E402
-from lumente_cli.memory.client import MemoryClient, embedded_client  # noqa: E402
-from lumente_cli.memory.inspect import current_facts  # noqa: E402
+from lumente_cli.agent_memory.client import MemoryClient  # noqa: E402
+from lumente_cli.memory.backend import embedded_client  # noqa: E402
+from lumente_cli.memory.inspection import current_facts  # noqa: E402
 from lumente_cli.memory.pseudonym import scope_of  # noqa: E402
 from lumente_cli.memory.recall import facts_of  # noqa: E402
-from lumente_cli.memory.wire import FactsRequest  # noqa: E402
+from lumente_cli.agent_memory.wire import FactsRequest  # noqa: E402
 from lumente_cli.memory.writer import ENTITY_TYPE, MEMORY_CATEGORY, entity_name  # noqa: E402
 from lumente_cli.parts import PARTS  # noqa: E402
 

@@ -30,7 +30,7 @@ def seed_home(home: Path, facts: int, *, seed: int = 8) -> int:
     """Fill `home` (a LUMENTE_HOME) with about `facts` facts; returns the exact count written."""
     os.environ["LUMENTE_HOME"] = str(home)
     from lumente_cli.concepts.library import load_default
-    from lumente_cli.memory.wire import FactsRequest
+    from lumente_cli.agent_memory.wire import FactsRequest
     from lumente_cli.workspace import Workspace
 
     rng = random.Random(seed)

@@ -253,8 +253,8 @@ def run_served(url: str, admin_key: str, *, clients: int, seconds: float, proces
 
 def run_embedded(workdir: Path, *, clients: int, seconds: float) -> dict[str, Any]:
     """The same workload and threads through the in-process transport: no HTTP."""
-    from lumente_cli.memory.engine import KeyRing, MemoryEngine
-    from lumente_cli.memory.transport import EmbeddedTransport
+    from lumente_cli.memory_engine import KeyRing, MemoryEngine
+    from lumente_cli.memory_engine.transport import EmbeddedTransport
 
     admin_key = "bench-admin-" + os.urandom(16).hex()
     engine = MemoryEngine(workdir / "embedded.db", auth=KeyRing(admin_keys=[admin_key]))

@@ -43,7 +43,7 @@ THREADS = 50  # worker threads for the pooled servers: one per client, like the 
 
 
 def _engine(db: str, key: str):  # noqa: ANN202
-    from lumente_cli.memory.engine import KeyRing, MemoryEngine
+    from lumente_cli.memory_engine import KeyRing, MemoryEngine
 
     return MemoryEngine(Path(db), auth=KeyRing(admin_keys=[key]))
 

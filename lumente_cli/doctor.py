@@ -254,7 +254,7 @@ def check_memory(ctx: Context) -> Iterable[Check]:
         if not db.exists():
             yield ok("memory", f"embedded; not created yet ({db}); the first session that remembers creates it.")
             return
-        from lumente_cli.memory.client import MemoryError
+        from lumente_cli.agent_memory.client import MemoryError
 
         start = time.perf_counter()
         try:
@@ -281,7 +281,7 @@ def check_memory(ctx: Context) -> Iterable[Check]:
 def _check_remote(ctx: Context, url: str, context: str, api_key: str) -> Iterable[Check]:
     import httpx2
 
-    from lumente_cli.memory.client import MemoryAuthError, MemoryError, MemoryForbidden, remote_client
+    from lumente_cli.agent_memory.client import MemoryAuthError, MemoryError, MemoryForbidden, remote_client
 
     from lumente_cli.text import redact_url
 

@@ -13,10 +13,10 @@ import httpx2
 from lumente_cli.agents.offline import OfflineAgents
 from lumente_cli.concepts.library import load_library
 from lumente_cli.memory.backend import MemoryBackend
-from lumente_cli.memory.client import MemoryClient
-from lumente_cli.memory.engine import MemoryEngine
+from lumente_cli.agent_memory.client import MemoryClient
+from lumente_cli.memory_engine import MemoryEngine
 from lumente_cli.memory.service import LearnerMemory
-from lumente_cli.memory.transport import EmbeddedTransport
+from lumente_cli.memory_engine.transport import EmbeddedTransport
 from lumente_cli.practice.events import Emitter
 from lumente_cli.practice.runner import PracticeRun
 from lumente_cli.practice.student_io import ScriptedIO

@@ -16,7 +16,7 @@ import pytest
 from helpers import lumente, solid_script
 
 from lumente_cli import paths
-from lumente_cli.memory.engine import KeyRing, MemoryEngine
+from lumente_cli.memory_engine import KeyRing, MemoryEngine
 
 ROOT = Path(__file__).resolve().parent.parent
 JWT = (ROOT / "lumente_cli" / "concepts" / "library" / "jwt.toml").read_text()

@@ -8,7 +8,7 @@ import time
 from helpers import lumente_process, solid_script
 from hostile_servers import dripping
 
-from lumente_cli.memory.client import MemoryUnavailable, remote_client
+from lumente_cli.agent_memory.client import MemoryUnavailable, remote_client
 from lumente_cli.memory.service import RECALL_BUDGET_S, WRITE_BUDGET_S
 
 

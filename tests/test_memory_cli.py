@@ -10,7 +10,7 @@ import pytest
 from helpers import JWT_SOLID, lumente, script, solid_script
 
 from lumente_cli import paths
-from lumente_cli.memory.client import embedded_client
+from lumente_cli.memory.backend import embedded_client
 from lumente_cli.parts import PARTS
 
 HELPED = script(4, "?", "?", JWT_SOLID["supraordinate"], *list(JWT_SOLID.values())[1:])

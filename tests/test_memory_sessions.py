@@ -17,9 +17,9 @@ from lumente_cli.agents.contracts import HintInput, Remark
 from lumente_cli.agents.memory import MemoryTurn, verify_cites
 from lumente_cli.memory.recall import Recall
 from lumente_cli.memory import facts as F
-from lumente_cli.memory.client import MemoryClient
+from lumente_cli.agent_memory.client import MemoryClient
 from lumente_cli.memory.recall import MAX_FACTS, facts_of
-from lumente_cli.memory.wire import FactsRequest
+from lumente_cli.agent_memory.wire import FactsRequest
 from lumente_cli.memory.writer import request_body, session_facts
 from lumente_cli.parts import PARTS
 from lumente_cli.session import AnswerJudged, Predicted, advance, start
@@ -197,7 +197,7 @@ def write(client: MemoryClient, key: str, value: str, n: int, session: str = "s-
 
 
 def test_recall_selection_rules(tmp_path):
-    from lumente_cli.memory.client import embedded_client
+    from lumente_cli.memory.backend import embedded_client
 
     client = embedded_client(tmp_path / "m.db", context="lumente")
     client.register_scope("learner/p_x")

@@ -25,7 +25,7 @@ class MemoryUnreachable(LumenteError):
 
 @contextmanager
 def _memory_errors(action: str, where: str) -> Iterator[None]:
-    from lumente_cli.memory.client import MemoryError
+    from lumente_cli.agent_memory.client import MemoryError
 
     try:
         yield
@@ -62,7 +62,7 @@ def _deadline() -> float:
 
 
 def _concepts(ws: Any, client: Any, concept: str | None, deadline: float | None = None) -> tuple[list[str], dict[str, str]]:
-    from lumente_cli.memory.inspect import learner_concepts
+    from lumente_cli.memory.inspection import learner_concepts
 
     lib = ws.library()
     if concept:
@@ -83,7 +83,7 @@ def show(
     json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """Show what Lumente remembers now, grouped by concept and part, with IDs and provenance."""
-    from lumente_cli.memory.inspect import current_facts
+    from lumente_cli.memory.inspection import current_facts
     from lumente_cli.timeutil import format_time, parse_time
     from lumente_cli.views.memory import remembered
 
@@ -124,7 +124,7 @@ def history(
 ) -> None:
     """Show how each remembered value changed: the whole chain of each key, newest first."""
     from lumente_cli.memory import facts as F
-    from lumente_cli.memory.inspect import history_facts
+    from lumente_cli.memory.inspection import history_facts
     from lumente_cli.parts import LABELS, PARTS, parse_part
     from lumente_cli.views.memory import chains
 
@@ -161,7 +161,7 @@ def forget(
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Erase everything memory holds about you (your whole scope, in one call), then prove nothing is left."""
-    from lumente_cli.memory.inspect import current_facts, learner_concepts
+    from lumente_cli.memory.inspection import current_facts, learner_concepts
 
     prompts = err_console(quiet_ok=False)
     with _memory("reach memory") as (ws, backend):
@@ -258,8 +258,8 @@ def serve(
     """Serve the embedded memory over HTTP, bearer-key protected, until Ctrl-C or SIGTERM."""
     from lumente_cli import paths
     from lumente_cli.cli.common import globals_of
-    from lumente_cli.memory.server import ServeOptions, key_file_warning, read_key_file
-    from lumente_cli.memory.server import serve as run_server
+    from lumente_cli.memory_engine.server import ServeOptions, key_file_warning, read_key_file
+    from lumente_cli.memory_engine.server import serve as run_server
 
     key = None
     if api_key_file is not None:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from lumente_cli.paths import Paths
 from lumente_cli.settings import Settings
 
 if TYPE_CHECKING:
-    from lumente_cli.memory.client import MemoryClient
+    from lumente_cli.agent_memory.client import MemoryClient
 
 BackendKind = Literal["embedded", "remote", "off"]
 REMOTE_TIMEOUT_S = 5.0
@@ -40,7 +41,7 @@ class MemoryBackend:
     def client(self) -> MemoryClient:
         """Open the client on first use. Raises MemoryError if it cannot be opened."""
         if self._client is None:
-            from lumente_cli.memory.client import MemoryUnavailable, embedded_client, remote_client
+            from lumente_cli.agent_memory.client import MemoryUnavailable, remote_client
 
             if self.kind == "off":
                 raise MemoryUnavailable("memory is off", where=self.where)
@@ -51,8 +52,6 @@ class MemoryBackend:
                     self.url, context=self.context, api_key=self.api_key or None, timeout=REMOTE_TIMEOUT_S
                 )
             else:
-                from pathlib import Path
-
                 self._client = embedded_client(Path(self.db_path), context=self.context)
         return self._client
 
@@ -60,6 +59,25 @@ class MemoryBackend:
         if self._client is not None:
             self._client.close()
             self._client = None
+
+
+def embedded_client(db_path: Path, *, context: str = "local") -> MemoryClient:
+    """A client over the embedded engine on `db_path` (trusted, no key)."""
+    import sqlite3
+
+    import httpx2
+
+    from lumente_cli.agent_memory.client import MemoryClient, MemoryUnavailable
+    from lumente_cli.memory_engine import MemoryEngine, StoreError
+    from lumente_cli.memory_engine.transport import EmbeddedTransport
+
+    where = f"embedded memory at {db_path}"
+    try:
+        engine = MemoryEngine(Path(db_path))
+    except (StoreError, OSError, sqlite3.Error) as exc:
+        raise MemoryUnavailable(f"{where} cannot be opened: {exc}", where=where) from None
+    http = httpx2.Client(base_url="http://embedded.memory", transport=EmbeddedTransport(engine, owns_engine=True))
+    return MemoryClient(http, context=context, where=where)
 
 
 def from_settings(settings: Settings, paths: Paths, *, disabled: bool = False) -> MemoryBackend:

@@ -27,8 +27,8 @@ from lumente_cli.parts import LABELS, PARTS
 from lumente_cli.timeutil import parse_stamp
 
 if TYPE_CHECKING:
-    from lumente_cli.memory.client import MemoryClient
-    from lumente_cli.memory.wire import AttributeDetail
+    from lumente_cli.agent_memory.client import MemoryClient
+    from lumente_cli.agent_memory.wire import AttributeDetail
 
 MAX_FACTS = 8
 OWN_SOURCE_KINDS = frozenset({"upsert"})

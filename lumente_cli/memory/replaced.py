@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 from lumente_cli.timeutil import format_time, parse_stamp
 
 if TYPE_CHECKING:
-    from lumente_cli.memory.client import MemoryClient
-    from lumente_cli.memory.wire import AttributeDetail
+    from lumente_cli.agent_memory.client import MemoryClient
+    from lumente_cli.agent_memory.wire import AttributeDetail
 
 JUST_BEFORE = timedelta(microseconds=1)  # times carry microseconds (engine/timefmt.py)
 

@@ -42,7 +42,7 @@ class LearnerMemory:
         return writer.entity_name(self.pseudonym, self.concept_id)
 
     def recall(self, session_id: str) -> Recall:
-        from lumente_cli.memory.client import MemoryError, MemoryUnavailable
+        from lumente_cli.agent_memory.client import MemoryError, MemoryUnavailable
 
         if not self.backend.enabled:
             return Recall("off", reason="memory is off")
@@ -79,7 +79,7 @@ class LearnerMemory:
         return self.store.queue_facts(rows)
 
     def deliver(self, budget_s: float | None = WRITE_BUDGET_S) -> writer.Delivery:
-        from lumente_cli.memory.client import MemoryError
+        from lumente_cli.agent_memory.client import MemoryError
 
         pending = self.store.count_pending(self.scope)
         if not pending:

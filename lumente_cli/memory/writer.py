@@ -17,7 +17,7 @@ from lumente_cli.memory import facts as F
 from lumente_cli.parts import PartKey
 
 if TYPE_CHECKING:
-    from lumente_cli.memory.client import MemoryClient
+    from lumente_cli.agent_memory.client import MemoryClient
     from lumente_cli.session import SessionState
     from lumente_cli.store import LocalStore
 
@@ -118,8 +118,8 @@ def deliver(
     Stops at the first failure (the service is likely down; later writes would
     fail too) or when the budget runs out; what is left stays queued.
     """
-    from lumente_cli.memory.client import MemoryAuthError, MemoryConflict, MemoryError, MemoryForbidden
-    from lumente_cli.memory.wire import FactsRequest
+    from lumente_cli.agent_memory.client import MemoryAuthError, MemoryConflict, MemoryError, MemoryForbidden
+    from lumente_cli.agent_memory.wire import FactsRequest
 
     refused = (MemoryAuthError, MemoryForbidden)  # sending again with this key cannot help
 

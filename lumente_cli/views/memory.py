@@ -9,7 +9,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from lumente_cli.memory.inspect import ShownFact
+from lumente_cli.memory.inspection import ShownFact
 from lumente_cli.parts import LABELS
 from lumente_cli.text import sanitize
 from lumente_cli.views.console import Indented, safe

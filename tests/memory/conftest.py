@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from memhelpers import LEARNER, Clock, client_for
 
-from lumente_cli.memory.client import embedded_client
-from lumente_cli.memory.engine import KeyRing, MemoryEngine
+from lumente_cli.memory.backend import embedded_client
+from lumente_cli.memory_engine import KeyRing, MemoryEngine
 
 
 @pytest.fixture

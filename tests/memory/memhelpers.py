@@ -7,10 +7,10 @@ from datetime import datetime, timedelta, timezone
 
 import httpx2
 
-from lumente_cli.memory.client import MemoryClient
-from lumente_cli.memory.engine import MemoryEngine
-from lumente_cli.memory.transport import EmbeddedTransport
-from lumente_cli.memory.wire import FactsRequest, Triple, TripleEntity
+from lumente_cli.agent_memory.client import MemoryClient
+from lumente_cli.memory_engine import MemoryEngine
+from lumente_cli.memory_engine.transport import EmbeddedTransport
+from lumente_cli.agent_memory.wire import FactsRequest, Triple, TripleEntity
 
 LEARNER = "learner/p_abc"
 ENTITY = "p_abc_jwt"

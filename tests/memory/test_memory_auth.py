@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from memhelpers import ENTITY, client_for, fact, raw
 
-from lumente_cli.memory.client import MemoryAuthError, MemoryConflict, MemoryForbidden, MemoryRequestError
-from lumente_cli.memory.engine import KeyRing, MemoryEngine
-from lumente_cli.memory.wire import MintKeyBody
+from lumente_cli.agent_memory.client import MemoryAuthError, MemoryConflict, MemoryForbidden, MemoryRequestError
+from lumente_cli.memory_engine import KeyRing, MemoryEngine
+from lumente_cli.agent_memory.wire import MintKeyBody
 
 ME = "/api/v1/ctx/me"
 

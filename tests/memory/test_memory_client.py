@@ -10,7 +10,7 @@ import httpx2
 import pytest
 
 from lumente_cli import __version__
-from lumente_cli.memory.client import (
+from lumente_cli.agent_memory.client import (
     MemoryAuthError,
     MemoryClient,
     MemoryConflict,
@@ -20,7 +20,7 @@ from lumente_cli.memory.client import (
     MemoryUnavailable,
     remote_client,
 )
-from lumente_cli.memory.wire import FactsRequest, MintKeyBody, Triple, TripleEntity
+from lumente_cli.agent_memory.wire import FactsRequest, MintKeyBody, Triple, TripleEntity
 
 KEY = "sk-ctx-TOPSECRET-0123456789"
 SCOPE_NODE = {"path": "learner/p/", "createdAt": "2026-03-02T14:00:00Z", "tombstonedAt": None}

@@ -13,8 +13,8 @@ import time
 
 from memhelpers import ENTITY, LEARNER, client_for, fact
 
-from lumente_cli.memory.client import embedded_client
-from lumente_cli.memory.engine import MemoryEngine
+from lumente_cli.memory.backend import embedded_client
+from lumente_cli.memory_engine import MemoryEngine
 
 PER_WORKER = 25
 
@@ -24,7 +24,7 @@ CHILD = textwrap.dedent(
     from pathlib import Path
     sys.path.insert(0, sys.argv[4])
     from memhelpers import fact
-    from lumente_cli.memory.client import embedded_client
+    from lumente_cli.memory.backend import embedded_client
     db, tag, n, _ = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
     client = embedded_client(db)
     (db.parent / f"ready-{tag}").touch()
@@ -127,7 +127,7 @@ def test_an_existing_loose_file_is_tightened(tmp_path):
 def test_wal_and_schema_version(tmp_path):
     import sqlite3
 
-    from lumente_cli.memory.engine.schema import MIGRATIONS
+    from lumente_cli.memory_engine.schema import MIGRATIONS
 
     db = tmp_path / "memory.db"
     MemoryEngine(db).close()
@@ -137,7 +137,7 @@ def test_wal_and_schema_version(tmp_path):
     con.execute("PRAGMA user_version = 99")
     con.commit()
     con.close()
-    from lumente_cli.memory.client import MemoryUnavailable
+    from lumente_cli.agent_memory.client import MemoryUnavailable
 
     try:
         embedded_client(db)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from memhelpers import ENTITY, LEARNER, fact, raw
 
-from lumente_cli.memory.client import MemoryConflict, MemoryRequestError
-from lumente_cli.memory.engine import idempotency
+from lumente_cli.agent_memory.client import MemoryConflict, MemoryRequestError
+from lumente_cli.memory_engine import idempotency
 
 FACTS = "/api/v1/local/facts"
 
@@ -121,7 +121,7 @@ CLAIMANT = """
 import sys, time
 from datetime import datetime, timezone
 from pathlib import Path
-from lumente_cli.memory.engine import MemoryEngine, idempotency
+from lumente_cli.memory_engine import MemoryEngine, idempotency
 engine = MemoryEngine(Path(sys.argv[1]))
 held = idempotency.claim(engine.store, "local", "local", "crashy", sys.argv[2], datetime.now(timezone.utc))
 print("claimed", flush=True)

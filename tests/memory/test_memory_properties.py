@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from memhelpers import ENTITY, Clock, client_for, fact, utc
 
-from lumente_cli.memory.engine import MemoryEngine
+from lumente_cli.memory_engine import MemoryEngine
 
 KEYS = ["gap", "level_coordinate", "help_attributes"]
 SCOPES = ["learner/p_abc", "learner/p_abc/device"]

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from memhelpers import ENTITY, Clock, client_for, fact
 
-from lumente_cli.memory.engine import KeyRing, MemoryEngine
-from lumente_cli.memory.engine.lifecycle import expired
-from lumente_cli.memory.engine.schema import MIGRATIONS
-from lumente_cli.memory.engine.timefmt import fmt, parse
-from lumente_cli.memory.wire import MintKeyBody
+from lumente_cli.memory_engine import KeyRing, MemoryEngine
+from lumente_cli.memory_engine.lifecycle import expired
+from lumente_cli.memory_engine.schema import MIGRATIONS
+from lumente_cli.memory_engine.timefmt import fmt, parse
+from lumente_cli.agent_memory.wire import MintKeyBody
 
 MINE, OTHER = "learner/p_abc", "learner/p_other"
 SEEKS_A_CHAIN = "COVERING INDEX attribute_chain (context=? AND entity_id=? AND key=? AND scope=? AND created_at<?)"

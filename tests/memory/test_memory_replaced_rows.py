@@ -12,11 +12,11 @@ from memhelpers import LEARNER
 from sessions import RecordingTransport
 
 from lumente_cli.memory import facts as F
-from lumente_cli.memory.client import MemoryClient
-from lumente_cli.memory.inspect import current_facts
+from lumente_cli.agent_memory.client import MemoryClient
+from lumente_cli.memory.inspection import current_facts
 from lumente_cli.memory.recall import newest_rows
-from lumente_cli.memory.transport import EmbeddedTransport
-from lumente_cli.memory.wire import FactsRequest
+from lumente_cli.memory_engine.transport import EmbeddedTransport
+from lumente_cli.agent_memory.wire import FactsRequest
 from lumente_cli.parts import PARTS
 from lumente_cli.timeutil import parse_stamp
 

@@ -9,8 +9,8 @@ import re
 import pytest
 from memhelpers import ENTITY, LEARNER, fact, raw
 
-from lumente_cli.memory.client import MemoryRequestError
-from lumente_cli.memory.wire import FactsRequest, Triple, TripleEntity
+from lumente_cli.agent_memory.client import MemoryRequestError
+from lumente_cli.agent_memory.wire import FactsRequest, Triple, TripleEntity
 
 BASE = "/api/v1/local"
 TRIPLE = {"entity": {"type": "topic", "name": ENTITY}, "key": "gap", "value": "v"}
@@ -241,7 +241,7 @@ def test_an_unexpected_failure_is_a_redacted_500_that_the_client_retries(engine,
 
     from memhelpers import client_for
 
-    from lumente_cli.memory.client import MemoryUnavailable
+    from lumente_cli.agent_memory.client import MemoryUnavailable
 
     con = sqlite3.connect(engine.db_path)
     con.execute("DROP TABLE attribute")  # the store breaks under the engine
@@ -260,7 +260,8 @@ def test_an_unexpected_failure_is_a_redacted_500_that_the_client_retries(engine,
 
 
 def test_a_file_that_is_not_sqlite_is_unavailable_not_a_traceback(tmp_path):
-    from lumente_cli.memory.client import MemoryUnavailable, embedded_client
+    from lumente_cli.agent_memory.client import MemoryUnavailable
+    from lumente_cli.memory.backend import embedded_client
 
     bad = tmp_path / "memory.db"
     bad.write_bytes(b"this is not a database" * 100)

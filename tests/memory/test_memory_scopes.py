@@ -7,9 +7,9 @@ import sqlite3
 import pytest
 from memhelpers import ENTITY, LEARNER, fact, raw
 
-from lumente_cli.memory.wire import FactsRequest, Triple, TripleEntity
+from lumente_cli.agent_memory.wire import FactsRequest, Triple, TripleEntity
 
-from lumente_cli.memory.client import MemoryRequestError
+from lumente_cli.agent_memory.client import MemoryRequestError
 
 SCOPES = "/api/v1/local/scopes"
 

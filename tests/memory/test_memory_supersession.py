@@ -127,7 +127,7 @@ def test_history_is_every_row_oldest_first(engine, client, clock):
 
 
 def test_one_request_can_touch_several_keys(client):
-    from lumente_cli.memory.wire import FactsRequest, Triple, TripleEntity
+    from lumente_cli.agent_memory.wire import FactsRequest, Triple, TripleEntity
 
     topic = TripleEntity(type="topic", name=ENTITY)
     req = FactsRequest(infer="triples", scopes=[[LEARNER]], memory_category="knowledge", triples=[

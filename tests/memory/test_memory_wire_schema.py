@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from lumente_cli.memory import wire
+from lumente_cli.agent_memory import wire
 
 # The service's generated OpenAPI, kept in the repository so this check always runs.
 SPEC = Path(__file__).resolve().parents[2] / "docs" / "spec" / "spectron-enduser.openapi.json"

@@ -233,7 +233,7 @@ def chains_whole(server: Served, pseudo: str, concept: str = "jwt") -> dict[str,
     """Every key's chain read back over HTTP with the real client: ids unique,
     one open row, each link both ways, no value repeated next to itself."""
     from lumente_cli.memory import facts as F
-    from lumente_cli.memory.client import remote_client
+    from lumente_cli.agent_memory.client import remote_client
 
     out = {}
     with remote_client(server.url, context=CONTEXT, api_key=server.key) as client:

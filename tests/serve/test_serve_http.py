@@ -12,7 +12,7 @@ import httpx2
 import pytest
 from servehelpers import CONTEXT
 
-from lumente_cli.memory.engine.bodies import MAX_BODY
+from lumente_cli.memory_engine.bodies import MAX_BODY
 
 FACTS = f"/api/v1/{CONTEXT}/facts"
 

@@ -8,8 +8,8 @@ import httpx2
 import pytest
 from servehelpers import CONTEXT
 
-from lumente_cli.memory.client import MemoryAuthError, MemoryForbidden, MemoryRequestError, remote_client
-from lumente_cli.memory.wire import FactsRequest, MintKeyBody, Triple, TripleEntity
+from lumente_cli.agent_memory.client import MemoryAuthError, MemoryForbidden, MemoryRequestError, remote_client
+from lumente_cli.agent_memory.wire import FactsRequest, MintKeyBody, Triple, TripleEntity
 
 
 def fact(pseudo: str, key: str, value: str) -> FactsRequest:

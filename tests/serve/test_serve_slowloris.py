@@ -12,7 +12,7 @@ import time
 import httpx2
 import pytest
 
-from lumente_cli.memory import server as srv
+from lumente_cli.memory_engine import server as srv
 
 LIMIT = 24
 DEADLINE = 2.0

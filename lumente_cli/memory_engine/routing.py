@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
-from lumente_cli.memory.engine.errors import ApiProblem
+from lumente_cli.memory_engine.errors import ApiProblem
 
 PREFIX = ("api", "v1")
 CONTEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

@@ -33,9 +33,9 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from lumente_cli.memory.engine.errors import ApiProblem
-from lumente_cli.memory.engine.ids import random_token
-from lumente_cli.memory.engine.store import Store
+from lumente_cli.memory_engine.errors import ApiProblem
+from lumente_cli.memory_engine.ids import random_token
+from lumente_cli.memory_engine.database import Store
 
 WINDOW = timedelta(hours=24)
 LEASE = timedelta(seconds=30)

@@ -39,12 +39,12 @@ from urllib.parse import parse_qsl
 
 from lumente_cli import __version__
 from lumente_cli.errors import LumenteError
-from lumente_cli.memory.engine import KeyRing, MemoryEngine
-from lumente_cli.memory.engine.bodies import MAX_BODY
-from lumente_cli.memory.engine.errors import problem_body
-from lumente_cli.memory.engine.ids import trace_id
-from lumente_cli.memory.engine.response import PROBLEM_JSON
-from lumente_cli.memory.engine.routing import template
+from lumente_cli.memory_engine import KeyRing, MemoryEngine
+from lumente_cli.memory_engine.bodies import MAX_BODY
+from lumente_cli.memory_engine.errors import problem_body
+from lumente_cli.memory_engine.ids import trace_id
+from lumente_cli.memory_engine.response import PROBLEM_JSON
+from lumente_cli.memory_engine.routing import template
 
 DEFAULT_PORT = 9090  # the self-hosted Agent Memory default (contract §1.1)
 IDLE_TIMEOUT_S = 15.0  # a keep-alive connection idle this long, or a client this slow to send, is closed
@@ -503,7 +503,7 @@ def serve(options: ServeOptions, *, out: TextIO, err: TextIO,
         engine.close()
         raise
 
-    engine_log = logging.getLogger("lumente_cli.memory.engine")
+    engine_log = logging.getLogger("lumente_cli.memory_engine")
     handler = logging.StreamHandler(err)
     handler.setFormatter(logging.Formatter("%(message)s"))
     engine_log.addHandler(handler)

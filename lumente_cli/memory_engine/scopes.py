@@ -19,12 +19,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from lumente_cli.memory import wire
-from lumente_cli.memory.engine import normalise as norm
-from lumente_cli.memory.engine.auth import Principal
-from lumente_cli.memory.engine.errors import ApiProblem
-from lumente_cli.memory.engine.store import Store
-from lumente_cli.memory.engine.timefmt import fmt
+from lumente_cli.agent_memory import wire
+from lumente_cli.memory_engine import normalise as norm
+from lumente_cli.memory_engine.auth import Principal
+from lumente_cli.memory_engine.errors import ApiProblem
+from lumente_cli.memory_engine.database import Store
+from lumente_cli.memory_engine.timefmt import fmt
 
 FORGET_TABLES = ("attribute", "relation", "entity", "turn", "session")
 

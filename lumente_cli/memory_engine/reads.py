@@ -22,12 +22,12 @@ import json
 import sqlite3
 from datetime import datetime
 
-from lumente_cli.memory import wire
-from lumente_cli.memory.engine import normalise as norm
-from lumente_cli.memory.engine.auth import Principal
-from lumente_cli.memory.engine.errors import ApiProblem
-from lumente_cli.memory.engine.lifecycle import expired, shown_valid_until
-from lumente_cli.memory.engine.timefmt import fmt, parse
+from lumente_cli.agent_memory import wire
+from lumente_cli.memory_engine import normalise as norm
+from lumente_cli.memory_engine.auth import Principal
+from lumente_cli.memory_engine.errors import ApiProblem
+from lumente_cli.memory_engine.lifecycle import expired, shown_valid_until
+from lumente_cli.memory_engine.timefmt import fmt, parse
 
 UPSERT_TRUST = 0.95
 MAX_ENTITIES = 500

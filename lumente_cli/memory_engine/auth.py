@@ -27,14 +27,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from lumente_cli.memory import wire
-from lumente_cli.memory.engine import normalise as norm
-from lumente_cli.memory.engine.errors import ApiProblem
-from lumente_cli.memory.engine.ids import random_token
-from lumente_cli.memory.engine.timefmt import fmt, parse
+from lumente_cli.agent_memory import wire
+from lumente_cli.memory_engine import normalise as norm
+from lumente_cli.memory_engine.errors import ApiProblem
+from lumente_cli.memory_engine.ids import random_token
+from lumente_cli.memory_engine.timefmt import fmt, parse
 
 if TYPE_CHECKING:
-    from lumente_cli.memory.engine.store import Store
+    from lumente_cli.memory_engine.database import Store
 
 ALL_GRANTS: dict[str, list[str]] = {verb: ["/*"] for verb in norm.VERBS}
 _LAST_USED_EVERY = timedelta(minutes=1)

@@ -26,13 +26,13 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from lumente_cli.memory import wire
-from lumente_cli.memory.engine import normalise as norm
-from lumente_cli.memory.engine.auth import Principal
-from lumente_cli.memory.engine.errors import ApiProblem
-from lumente_cli.memory.engine.ids import new_id
-from lumente_cli.memory.engine.lifecycle import expired
-from lumente_cli.memory.engine.timefmt import fmt, parse
+from lumente_cli.agent_memory import wire
+from lumente_cli.memory_engine import normalise as norm
+from lumente_cli.memory_engine.auth import Principal
+from lumente_cli.memory_engine.errors import ApiProblem
+from lumente_cli.memory_engine.ids import new_id
+from lumente_cli.memory_engine.lifecycle import expired
+from lumente_cli.memory_engine.timefmt import fmt, parse
 
 DEFAULT_CATEGORY = "knowledge"
 DEFAULT_ROLE = "user"

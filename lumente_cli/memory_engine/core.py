@@ -18,18 +18,18 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 
-from lumente_cli.memory import wire
-from lumente_cli.memory.engine import facts, idempotency, reads, scopes
-from lumente_cli.memory.engine.auth import LOCAL, KeyRing, Principal
-from lumente_cli.memory.engine.bodies import parse_json, validate
-from lumente_cli.memory.engine.errors import ApiProblem, problem_body
-from lumente_cli.memory.engine.ids import trace_id
-from lumente_cli.memory.engine.response import (
+from lumente_cli.agent_memory import wire
+from lumente_cli.memory_engine import facts, idempotency, reads, scopes
+from lumente_cli.memory_engine.auth import LOCAL, KeyRing, Principal
+from lumente_cli.memory_engine.bodies import parse_json, validate
+from lumente_cli.memory_engine.errors import ApiProblem, problem_body
+from lumente_cli.memory_engine.ids import trace_id
+from lumente_cli.memory_engine.response import (
     PROBLEM_JSON, EngineResponse, Request, json_bytes, json_response, no_content, raw_json_response,
 )
-from lumente_cli.memory.engine.routing import match
-from lumente_cli.memory.engine.store import Store
-from lumente_cli.memory.engine.timefmt import utcnow
+from lumente_cli.memory_engine.routing import match
+from lumente_cli.memory_engine.database import Store
+from lumente_cli.memory_engine.timefmt import utcnow
 
 log = logging.getLogger(__name__)
 

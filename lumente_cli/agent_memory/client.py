@@ -1,5 +1,6 @@
 """One Agent Memory client for every backend: the remote service, the served
-engine, and the embedded engine (through `EmbeddedTransport`).
+engine, and the embedded engine (through an in-process transport; the
+memory package's backend wires that up, so this protocol never imports the engine).
 
 Behaviour (contract §1):
 * Headers: `Accept: application/json`, `User-Agent: lumente/<version>`,
@@ -36,7 +37,7 @@ import httpx2
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from lumente_cli import __version__
-from lumente_cli.memory.wire import (
+from lumente_cli.agent_memory.wire import (
     ApiError,
     AttributeDetail,
     EntityDetail,
@@ -56,7 +57,7 @@ from lumente_cli.memory.wire import (
 
 __all__ = [
     "MemoryAuthError", "MemoryClient", "MemoryConflict", "MemoryError", "MemoryForbidden",
-    "MemoryRequestError", "MemoryUnavailable", "embedded_client", "remote_client",
+    "MemoryRequestError", "MemoryUnavailable", "remote_client",
 ]
 
 M = TypeVar("M", bound=BaseModel)
@@ -387,22 +388,6 @@ def _display_url(url: str) -> str:
         host = f"[{host}]"
     netloc = f"{host}:{parts.port}" if parts.port else host
     return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
-
-
-def embedded_client(db_path: Path, *, context: str = "local") -> MemoryClient:
-    """A client over the embedded engine on `db_path` (trusted, no key)."""
-    import sqlite3
-
-    from lumente_cli.memory.engine import MemoryEngine, StoreError
-    from lumente_cli.memory.transport import EmbeddedTransport
-
-    where = f"embedded memory at {db_path}"
-    try:
-        engine = MemoryEngine(Path(db_path))
-    except (StoreError, OSError, sqlite3.Error) as exc:
-        raise MemoryUnavailable(f"{where} cannot be opened: {exc}", where=where) from None
-    http = httpx2.Client(base_url="http://embedded.memory", transport=EmbeddedTransport(engine, owns_engine=True))
-    return MemoryClient(http, context=context, where=where)
 
 
 def remote_client(url: str, *, context: str, api_key: str | None, timeout: float = 5.0,

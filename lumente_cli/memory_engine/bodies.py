@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from lumente_cli.memory.engine.errors import ApiProblem
+from lumente_cli.memory_engine.errors import ApiProblem
 
 M = TypeVar("M", bound=BaseModel)
 MAX_BODY = 1 << 20

@@ -8,10 +8,10 @@ lifecycle (context TTL), errors/response/bodies (the HTTP-neutral envelope).
 
 import logging
 
-from lumente_cli.memory.engine.auth import KeyRing
-from lumente_cli.memory.engine.core import MemoryEngine
-from lumente_cli.memory.engine.response import EngineResponse
-from lumente_cli.memory.engine.store import StoreError
+from lumente_cli.memory_engine.auth import KeyRing
+from lumente_cli.memory_engine.core import MemoryEngine
+from lumente_cli.memory_engine.response import EngineResponse
+from lumente_cli.memory_engine.database import StoreError
 
 # A library does not print: unexpected failures are logged here for a server
 # to pick up, and the CLI shows the 500's one-line message instead.

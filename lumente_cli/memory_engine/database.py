@@ -21,8 +21,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from lumente_cli.memory.engine.normalise import scope_touches
-from lumente_cli.memory.engine.schema import MIGRATIONS
+from lumente_cli.memory_engine.normalise import scope_touches
+from lumente_cli.memory_engine.schema import MIGRATIONS
 from lumente_cli.sqlite_tx import write_tx
 
 BUSY_TIMEOUT_S = 15.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from lumente_cli.memory.wire import parse_instant
+from lumente_cli.agent_memory.wire import parse_instant
 
 _FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from lumente_cli.memory.engine.timefmt import fmt, parse
+from lumente_cli.memory_engine.timefmt import fmt, parse
 
 CONTEXT_TTL = timedelta(days=7)
 

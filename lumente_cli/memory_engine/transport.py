@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import httpx2
 
-from lumente_cli.memory.engine import MemoryEngine
+from lumente_cli.memory_engine import MemoryEngine
 
 
 class EmbeddedTransport(httpx2.BaseTransport):
