@@ -348,3 +348,30 @@ def test_nearby_matching_needs_the_words_close_together() -> None:
     assert not phrasing.matches_nearby(lang.stems("rest is an architectural style that sits on top of the http protocol"))
 
 
+
+
+def test_denying_a_word_that_carries_its_own_negation_is_still_a_denial() -> None:
+    # The key idea says the token 'cannot be tampered with', so 'not tampered' agrees with it;
+    # 'not tamper-proof' says the opposite.
+    agreeing = lang.denied_in("It is signed: the payload can not be tampered with without breaking the signature.")
+    phrasing = lang.compile_phrasing("signature tamper")
+    denial = lang.read("The signature isn't what makes it tamper-proof.")[0]
+    agreement = lang.read("With the signature the payload is not tampered with unnoticed.")[0]
+    assert lang.denies(phrasing, denial, agreeing)
+    assert not lang.denies(phrasing, agreement, agreeing)
+
+
+def test_a_pronoun_after_a_comma_goes_on_about_the_last_subject() -> None:
+    # 'a hash is ..., it is reversible': the misconception is about the hash.
+    assert verdict("a hash is from cryptography, it is reversible with the right key") == "missing"
+    # Without a subject before the verb there is nothing to carry over.
+    clauses = lang.read("from cryptography, it is one-way")[0]
+    assert len(lang.with_consequences(clauses)) == len(clauses)
+
+
+def test_its_is_it_is_and_other_apostrophe_s_is_a_possessive() -> None:
+    assert lang.words("it's one-way and the server's key") == ["it", "is", "one", "way", "and", "the", "server", "key"]
+
+
+def test_calling_a_claim_wrong_refutes_it() -> None:
+    assert verdict("It is also wrong that a hash is reversible. It is cryptography and one-way.") == "solid"

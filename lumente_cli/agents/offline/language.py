@@ -14,6 +14,8 @@ _CONTRACTIONS = [
     (re.compile(r"\bshan['’]t\b"), "shall not"),
     (re.compile(r"n['’]t\b"), " not"),
     (re.compile(r"['’](re|ve|ll|d|m)\b"), ""),
+    # 'it's' is 'it is'; any other 's is a possessive ("the server's key").
+    (re.compile(r"\b(it|that|there|what|here|this)['’]s\b"), r"\1 is"),
     (re.compile(r"['’]s\b"), ""),
     # Typed without the apostrophe, as students in a hurry do: "doesnt", "isnt", "cant".
     (re.compile(r"\bcant\b"), "can not"),
@@ -356,6 +358,7 @@ _BELIEF = re.compile(
     r"|imagine|expect|confuse|confuses|confusing|confused|mix up|mixing up|mixes up|mixed up|treat|call|get wrong)\b"
     r"|\bcontrary to\b|\bnot true that\b|\bdo not (?:think|assume|believe)\b"
     r"|\b(?:is|it) (?:wrong|false|incorrect|untrue|not true|a mistake) to (?:say|think|believe|assume|claim)\b"
+    r"|\b(?:it|this|that) is (?:also )?(?:wrong|false|incorrect|untrue|not true) that\b"
     r"|\b(?:common|typical|classic|frequent|big|popular) (?:mistake|error|mix up|confusion|misunderstanding|trap)\b"
     r"|\bmistake (?:is|was) (?:thinking|to think|believing|assuming|that)\b|\bmistake to (?:think|believe|assume|say)\b"
 )
@@ -581,14 +584,20 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
         bare = Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False)
         if not asserts(phrasing, [bare]) or asserts(phrasing, [c]):
             continue
+        # 'tamper-proof' and 'error-free' carry a negation of their own: the key idea's
+        # 'cannot be tampered with' agrees with 'tamper-proof', so 'not tamper-proof' denies it.
+        flipped = {s for s, nxt in zip(c.stems, c.words[1:]) if nxt in _NEGATING_SUFFIX_WORDS}
         for i, w in enumerate(c.words):
             # '...create it only if it does not exist': the 'not' is inside a condition.
             if w in DENYING and not any(x in _CONDITIONAL for x in c.words[:i]):
                 # Count the reach in content words: 'does not leave the server in the same state'.
-                ahead = [s for s in _content_ahead(c, i) if s not in agreeing]
+                ahead = [s for s in _content_ahead(c, i) if s not in agreeing or s in flipped]
                 if any(word_matches(t, s) for s in ahead for t in terms):
                     return True
     return False
+
+
+_NEGATING_SUFFIX_WORDS = frozenset({"proof", "free"})
 
 
 # A clause and the consequence it draws ('asyncio is single-threaded, so races can't
@@ -597,15 +606,42 @@ _CONSEQUENCE = frozenset({"so", "because", "bc", "cuz", "coz", "since", "therefo
 
 
 def with_consequences(clauses: list[Clause]) -> list[Clause]:
-    """The clauses, plus each clause joined to the consequence that follows it."""
+    """The clauses, plus each clause joined to the consequence that follows it, and each
+    clause that goes on about the last one's subject with a pronoun ('the API is not for
+    programs, it is the screen people click') read with that subject in its place."""
     out = list(clauses)
     for a, b in zip(clauses, clauses[1:], strict=False):
-        if b.separator in _CONSEQUENCE and not (a.refuted or b.refuted):
+        if a.refuted or b.refuted:
+            continue
+        if b.separator in _CONSEQUENCE:
             # Each part keeps its own negations: 'can't' in the consequence denies only it.
-            out.append(
-                Clause(
-                    a.separator, a.words + b.words, a.stems + b.stems, a.negations_before + b.negations_before,
-                    a.denied_after + b.denied_after, False, a.conditional or b.conditional, a.asked or b.asked,
-                )
-            )
+            out.append(_joined(a, b))
+        elif b.separator in _SPLICES and b.words[:1] and b.words[0] in _PRONOUNS:
+            subject = _subject(a)
+            if subject is not None:
+                out.append(_joined(subject, replace(b, words=b.words[1:], stems=b.stems[1:],
+                                                    negations_before=b.negations_before[1:],
+                                                    denied_after=b.denied_after[1:])))
     return out
+
+
+# A comma or a colon that splices a second claim on: 'X is not A, it is B'.
+_SPLICES = frozenset({",", ":", "—", "–", "-"})
+_PRONOUNS = frozenset({"it", "they", "this"})
+_SUBJECT_WORDS = 4
+
+
+def _subject(c: Clause) -> Clause | None:
+    """The words before a clause's first verb, when they are a short noun phrase."""
+    verb = next((i for i, w in enumerate(c.words) if w in CLAUSE_VERBS), None)
+    if verb is None or not 0 < verb <= _SUBJECT_WORDS or all(w in FUNCTION_WORDS for w in c.words[:verb]):
+        return None
+    return replace(c, words=c.words[:verb], stems=c.stems[:verb], negations_before=c.negations_before[:verb],
+                   denied_after=c.denied_after[:verb])
+
+
+def _joined(a: Clause, b: Clause) -> Clause:
+    return Clause(
+        a.separator, a.words + b.words, a.stems + b.stems, a.negations_before + b.negations_before,
+        a.denied_after + b.denied_after, False, a.conditional or b.conditional, a.asked or b.asked,
+    )
