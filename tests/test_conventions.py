@@ -268,7 +268,7 @@ def _poison(value):
         return [_poison(v) for v in value]
     if isinstance(value, dict):
         return {k: (v if k in ("id", "accept", "match", "names", "kind", "expect", "required", "core", "solid_needs",
-                                 "area", "links")
+                                 "area", "links", "detection")
                     else _poison(v)) for k, v in value.items()}
     return value
 

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from lumente_cli.concepts.detection import Detection
 from lumente_cli.parts import PARTS, PartKey
 
 _ID = re.compile(r"^[a-z0-9_]+$")
@@ -153,6 +154,9 @@ class Concept(_Strict):
     coordinate: Part
     attributes: Part
     subordinate: Part
+    detection: Detection = Field(
+        default_factory=Detection, description="What in a student's project shows it uses the concept (`lumente scan`)."
+    )
 
     @field_validator("id")
     @classmethod
