@@ -71,14 +71,13 @@ def practice(
         learner_id = store.learner_id(ws.pseudonym)
         backend = ws.memory_backend(disabled=no_memory)
         memory = LearnerMemory(backend, store, ws.pseudonym, found.id) if backend.enabled else None
-        run = PracticeRun(
-            concept=found, store=store, learner_id=learner_id, agents=agents, io=io, emitter=emitter,
-            memory=memory, memory_kind=backend.kind, predict=predict,
-            resume="resume" if resume else ("restart" if restart else "ask"),
-            spinner=lambda message: prompts.status(message, spinner="dots"), usage=usage,
-            deliver_later=deliver_later,
-        )
         with _stop_signals_pause():
+            run = PracticeRun.open(
+                concept=found, store=store, learner_id=learner_id, agents=agents, io=io, emitter=emitter,
+                memory=memory, predict=predict, resume="resume" if resume else ("restart" if restart else "ask"),
+                spinner=lambda message: prompts.status(message, spinner="dots"), usage=usage,
+                deliver_later=deliver_later,
+            )
             code = run.run()
         backend.close()
     finally:
