@@ -81,7 +81,7 @@ MUTANTS = [
       'import uuid; return f"lumente:{uuid.uuid4().hex}"', ("tests/test_memory_sessions.py",)),
     M("facts.outbox_requeues", f"{PKG}/store/memory_log.py", "INSERT OR IGNORE INTO memory_fact",
       "INSERT OR REPLACE INTO memory_fact", ("tests/test_memory_sessions.py", "tests/serve/test_serve_faults.py")),
-    M("facts.cites_unverified", f"{PKG}/agents/memory.py", "    kept = [c for c in dict.fromkeys(cites) if c in sent]",
+    M("facts.cites_unverified", f"{PKG}/agents/memory_aware.py", "    kept = [c for c in dict.fromkeys(cites) if c in sent]",
       "    kept = list(dict.fromkeys(cites))", ("tests/test_memory_sessions.py",)),
     M("facts.recall_this_session", f"{PKG}/memory/service.py",
       "exclude_ids=self.store.fact_ids_of_session(session_id),", "exclude_ids=set(),",

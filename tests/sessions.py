@@ -18,6 +18,7 @@ from lumente_cli.memory_engine import MemoryEngine
 from lumente_cli.memory.service import LearnerMemory
 from lumente_cli.memory_engine.transport import EmbeddedTransport
 from lumente_cli.practice.events import Emitter
+from lumente_cli.practice.opening import ResumeChoice
 from lumente_cli.practice.runner import PracticeRun
 from lumente_cli.practice.student_io import ScriptedIO
 from lumente_cli.store import LocalStore
@@ -81,18 +82,17 @@ class Rig:
                     (self.learner_id, self.concept_id, part, level),
                 )
 
-    def run(self, lines: list[str], *, predict: int | None = None, resume: str = "restart", memory_on: bool = True) -> int:
+    def run(self, lines: list[str], *, predict: int | None = None, resume: ResumeChoice = "restart",
+            memory_on: bool = True) -> int:
         backend = MemoryBackend("embedded", "recorded embedded memory", context="lumente",
                                 client_factory=self.client)
         memory = LearnerMemory(backend, self.store, self.pseudonym, self.concept_id) if memory_on else None
         emitter = Emitter()
         emitter.add(self.events.append)
         stream = io.BytesIO("".join(line + "\n" for line in lines).encode("utf-8"))
-        run = PracticeRun(
+        run = PracticeRun.open(
             concept=self.concept, store=self.store, learner_id=self.learner_id, agents=OfflineAgents(self.concept),
-            io=ScriptedIO(stream), emitter=emitter, memory=memory, memory_kind="embedded" if memory_on else "off",
-            predict=predict,
-            resume=resume,  # type: ignore[arg-type]
+            io=ScriptedIO(stream), emitter=emitter, memory=memory, predict=predict, resume=resume,
         )
         return int(run.run())
 

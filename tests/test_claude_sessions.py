@@ -121,6 +121,7 @@ def test_the_mapper_builds_saves_and_reuses_a_new_concept():
         assert r.exit_code == 0, r.stderr
         assert r.events()[0]["concept"] == "event_sourcing"
         assert api.roles().count("concept_mapper") == 1
+        assert "Mapped Event sourcing and saved it to" in r.stderr
         again = lumente_process("practice", "Event Sourcing", "--json", input=HELPED, env=env)
         assert again.exit_code == 0 and api.roles().count("concept_mapper") == 1  # saved, reused
     listed = lumente_process("concepts", "--json")

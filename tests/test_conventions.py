@@ -340,3 +340,25 @@ def test_imports_point_one_way(package):
                      else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
             wrong += [f"{path.relative_to(ROOT)}: {n}" for n in names if any(_is_within(n, b) for b in _BELOW[package])]
     assert not wrong, wrong
+
+
+def test_the_agents_print_nothing():
+    """Agents return typed results; what the student sees is the runner's events, which
+    views render. No print, no console, no stdout or stderr under agents/."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "lumente_cli" / "agents").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("print", "input"):
+                found.append(f"{where}: {node.func.id}()")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("print", "status"):
+                found.append(f"{where}: .{node.func.attr}()")
+            elif isinstance(node, ast.Attribute) and node.attr in ("stdout", "stderr") and \
+                    isinstance(node.value, ast.Name) and node.value.id == "sys":
+                found.append(f"{where}: sys.{node.attr}")
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+                found += [f"{where}: import {n}" for n in names if _is_within(n, "rich")]
+    assert not found, found

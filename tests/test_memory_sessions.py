@@ -13,8 +13,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sessions import Rig
 
-from lumente_cli.agents.contracts import HintInput, Remark
-from lumente_cli.agents.memory import MemoryTurn, verify_cites
+from lumente_cli.agents.contracts import (
+    AskInput,
+    CoachInput,
+    EvaluateInput,
+    HintInput,
+    JudgeInput,
+    PartResult,
+    Remark,
+)
+from lumente_cli.agents.memory_aware import MemoryAwareAgents, verify_cites
+from lumente_cli.agents.offline import OfflineAgents
+from lumente_cli.concepts.library import load_library
 from lumente_cli.memory.recall import Recall
 from lumente_cli.memory import facts as F
 from lumente_cli.agent_memory.client import MemoryClient
@@ -254,29 +264,81 @@ def test_verify_cites_keeps_exactly_the_sent_ids_once_each_in_order(data, n):
     assert dropped == [c for c in cites if c not in sent_ids]
 
 
-def test_with_memory_gives_facts_to_hint_and_coach_only_and_drops_made_up_ids():
-    given_inputs = {}
+class RecordingAgents:
+    """A provider that keeps each input it is given. The hint cites a fact that is sent
+    and an ID nobody sent; the coach cites a real fact's ID that was not sent to it."""
 
-    def call(role, inp):
-        given_inputs[role] = inp
-        if role == "hint_giver":
-            return Remark(message="hint", cites=[fact(1).id, "attribute:invented0000000000000"])
-        return {"role": role}
+    name = "recording"
 
+    def __init__(self) -> None:
+        self.offline = OfflineAgents(load_library().resolve("jwt"))
+        self.given: dict[str, list] = {}
+
+    def _got(self, agent: str, inp):
+        self.given.setdefault(agent, []).append(inp)
+        return inp
+
+    def ask(self, inp):
+        return self.offline.ask(self._got("ask", inp))
+
+    def evaluate(self, inp):
+        return self.offline.evaluate(self._got("evaluate", inp))
+
+    def judge(self, inp):
+        return self.offline.judge(self._got("judge", inp))
+
+    def hint(self, inp):
+        self._got("hint", inp)
+        return Remark(message="hint", cites=[fact(1).id, "attribute:invented0000000000000"])
+
+    def coach(self, inp):
+        self._got("coach", inp)
+        return Remark(message="coach", cites=[fact(2).id, fact(1).id])
+
+
+def coach_input() -> CoachInput:
+    results = tuple(PartResult(part=p, level=2, new_level=2, verdict="partial", points=1, help_taps=0) for p in PARTS)
+    return CoachInput(concept="jwt", prediction=4, score=4, results=results)
+
+
+def test_memory_aware_agents_give_facts_to_hint_and_coach_only_and_drop_unsent_ids():
+    provider = RecordingAgents()
     recalls = []
-    calls = []
-    turn = MemoryTurn(call_agent=call, recall=lambda: recalls.append(1) or Recall("recalled", (fact(1),)),
-                      on_call=calls.append)
-    out = turn.call("hint_giver", HintInput(concept="jwt", part="coordinate", level=2, tap=1))
-    turn.call("hint_giver", HintInput(concept="jwt", part="coordinate", level=2, tap=2))
-    from lumente_cli.agents.contracts import EvaluateInput
+    agents = MemoryAwareAgents(provider, recall=lambda: recalls.append(1) or Recall("recalled", (fact(1),)))
+    ask = AskInput(concept="jwt", part="coordinate", level=2)
+    evaluate = EvaluateInput(concept="jwt", part="coordinate", level=2, answer="x")
+    judge = JudgeInput(concept="jwt", part="coordinate", question="why?")
+    agents.ask(ask), agents.evaluate(evaluate), agents.judge(judge)
+    assert recalls == [] and agents.take_calls() == []  # memory is read on first need, not before
+    # ...and the other three get their input as it was, straight through
+    assert provider.given["ask"] == [ask] and provider.given["evaluate"] == [evaluate]
+    assert provider.given["judge"] == [judge]
+    assert "memory" not in type(evaluate).model_fields  # the evaluator cannot get memory
 
-    turn.call("evaluator", EvaluateInput(concept="jwt", part="coordinate", level=2, answer="x"))
-    assert out.cites == [fact(1).id]
-    assert given_inputs["hint_giver"].memory == (fact(1),)
-    assert "memory" not in type(given_inputs["evaluator"]).model_fields  # the evaluator cannot get memory
+    first = agents.hint(HintInput(concept="jwt", part="coordinate", level=2, tap=1))
+    agents.hint(HintInput(concept="jwt", part="coordinate", level=2, tap=2))
+    note = agents.coach(coach_input())
     assert recalls == [1]  # read once
+    assert [inp.memory for inp in provider.given["hint"] + provider.given["coach"]] == [(fact(1),)] * 3
+    assert first.cites == [fact(1).id] and note.cites == [fact(1).id]
+
+    calls = agents.take_calls()
+    assert [c.role for c in calls] == ["hint_giver", "hint_giver", "coach"]
+    assert calls[0].recall == Recall("recalled", (fact(1),)) and calls[1].recall is None and calls[2].recall is None
     assert calls[0].cites_dropped == ("attribute:invented0000000000000",)
+    assert calls[2].cites_dropped == (fact(2).id,) and calls[2].cited == (fact(1),)
+    assert agents.take_calls() == []  # each call is handed over once
+
+
+@pytest.mark.parametrize("recall", [Recall("empty"), Recall("unavailable", reason="timed out"),
+                                    Recall("off", reason="memory is off")])
+def test_without_facts_the_hint_giver_and_coach_get_exactly_their_input(recall):
+    provider = RecordingAgents()
+    agents = MemoryAwareAgents(provider, recall=lambda: recall)
+    hint, coach = HintInput(concept="jwt", part="coordinate", level=2, tap=1), coach_input()
+    assert agents.hint(hint).cites == [] and agents.coach(coach).cites == []
+    assert provider.given["hint"] == [hint] and provider.given["coach"] == [coach]
+    assert [c.recall for c in agents.take_calls()] == [recall, None]
 
 
 def test_memory_never_changes_a_score_or_level(tmp_path):

@@ -195,6 +195,45 @@ def test_answers_events_and_levels_are_saved_locally():
     assert logged == r.kinds()
     levels = dict(con.execute("SELECT part, level FROM level"))
     assert levels == {p: 3 for p in PARTS}
+    # Each verdict and its feedback are kept once, in the answer row; the logged verdict event points at it.
+    rows = {i: (v, f) for i, v, f in con.execute("SELECT id, verdict, feedback FROM answer WHERE session_id = ?", (sid,))}
+    logged_verdicts = [json.loads(d) for (d,) in con.execute(
+        "SELECT data FROM event WHERE session_id = ? AND kind = 'verdict' ORDER BY id", (sid,))]
+    shown = [e for e in r.events() if e["event"] == "verdict"]
+    assert [rows[e["answer_id"]] for e in logged_verdicts] == [(e["verdict"], e["feedback"]) for e in shown]
+    assert not [e for e in logged_verdicts if "verdict" in e or "feedback" in e]
+    assert [e["covered"] for e in logged_verdicts] == [e["covered"] for e in shown]
+
+
+def test_an_answer_is_saved_whole_or_not_at_all(tmp_path):
+    """Its row, its events, the engine step and the new state are one transaction: a write
+    that fails at the last of them leaves none of them behind."""
+    from lumente_cli.session import AnswerJudged, Predicted, advance, start
+    from lumente_cli.store import JudgedAnswer, LocalStore
+
+    store = LocalStore(tmp_path / "lumente.db")
+    learner = store.learner_id("p_0123456789abcdef01234567")
+    state = advance(start("jwt", store.levels(learner, "jwt")), Predicted(value=4))
+    record = store.create_session(learner, "jwt", "offline", state)
+    step = AnswerJudged(verdict="solid")
+    answer = JudgedAnswer("supraordinate", "answer", 3, JWT_SOLID["supraordinate"], "solid", "Well put.")
+    events = [{"event": "verdict", "session_id": record.id, "at": "t", "part": "supraordinate", "kind": "answer",
+               "verdict": "solid", "feedback": "Well put.", "covered": []},
+              {"event": "part_finished", "session_id": record.id, "at": "t", "part": "supraordinate"}]
+    con = store.con
+    con.execute("CREATE TEMP TRIGGER no_room BEFORE UPDATE ON session BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END")
+    with pytest.raises(sqlite3.Error, match="full"):
+        store.record_answer(record.id, answer, step, advance(state, step), events)
+    counts = [con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("answer", "event", "engine_event")]
+    assert counts == [0, 0, 0]
+    assert store.session(record.id).state == state
+    con.execute("DROP TRIGGER no_room")
+    store.record_answer(record.id, answer, step, advance(state, step), events)
+    assert [tuple(row) for row in con.execute("SELECT text, verdict, feedback FROM answer")] == [
+        (JWT_SOLID["supraordinate"], "solid", "Well put.")]
+    assert [row[0] for row in con.execute("SELECT kind FROM event ORDER BY id")] == ["verdict", "part_finished"]
+    assert store.session(record.id).events == (step,) and store.session(record.id).state == advance(state, step)
+    store.close()
 
 
 def test_human_output_has_score_reference_and_coach():

@@ -15,7 +15,6 @@ from lumente_cli.parts import PartKey
 from lumente_cli.session import Verdict
 
 AgentRole = Literal["question_asker", "hint_giver", "evaluator", "question_judge", "coach", "mapper"]
-MEMORY_ROLES: frozenset[str] = frozenset({"hint_giver", "coach"})
 
 MAX_ANSWER_CHARS = 8000
 

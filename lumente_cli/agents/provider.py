@@ -1,14 +1,12 @@
-"""What every provider offers, and the one entry point `with_memory` wraps."""
+"""What every provider offers: the `Agents` protocol, one typed method per
+session agent, and the `Usage` it reports."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
-
-from pydantic import BaseModel
+from typing import Protocol
 
 from lumente_cli.agents.contracts import (
-    AgentRole,
     AskInput,
     CoachInput,
     EvaluateInput,
@@ -48,16 +46,3 @@ class Agents(Protocol):
     def judge(self, inp: JudgeInput) -> QuestionJudgement: ...
     def coach(self, inp: CoachInput) -> Remark: ...
 
-
-_METHODS: dict[str, str] = {
-    "question_asker": "ask",
-    "hint_giver": "hint",
-    "evaluator": "evaluate",
-    "question_judge": "judge",
-    "coach": "coach",
-}
-
-
-def call_agent(agents: Agents, role: AgentRole, inp: BaseModel) -> Any:
-    """Run one agent by role; the session runner only ever calls agents this way."""
-    return getattr(agents, _METHODS[role])(inp)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from enum import Enum
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -12,6 +12,9 @@ from lumente_cli.cli.common import err_console, globals_of, handle_errors, out_c
 from lumente_cli.errors import UsageError
 from lumente_cli.exitcodes import ExitCode
 from lumente_cli.cli.completion import concept_names
+
+if TYPE_CHECKING:
+    from rich.status import Status
 
 
 class ProviderChoice(str, Enum):
@@ -32,12 +35,9 @@ def practice(
     restart: Annotated[bool, typer.Option("--restart", help="Start over, setting a paused session aside, without asking.")] = False,
 ) -> None:
     """Practise a concept: predict your score, work out the four parts, then see what you proved."""
-    from lumente_cli.agents.factory import make_agents
-    from lumente_cli.memory.background import deliver_later
-    from lumente_cli.memory.service import LearnerMemory
     from lumente_cli.practice.events import Emitter, ndjson_sink
-    from lumente_cli.practice.runner import PracticeRun
     from lumente_cli.practice.student_io import ScriptedIO, TerminalIO
+    from lumente_cli.practice.wiring import PracticeOptions, choose_concept, practise
     from lumente_cli.views.console import safe
     from lumente_cli.views.session import SessionView
     from lumente_cli.workspace import Workspace
@@ -45,84 +45,30 @@ def practice(
     if resume and restart:
         raise UsageError("--resume and --restart cannot be used together.")
     g = globals_of()
+    prompts = err_console()  # notices, spinners, the echo of a script: -q hides them
+
+    def spinner(message: str) -> Status:
+        return prompts.status(message, spinner="dots")
+
+    options = PracticeOptions(predict=predict, provider=provider.value if provider else None, no_memory=no_memory,
+                              resume="resume" if resume else ("restart" if restart else "ask"))
     ws = Workspace()
     try:
-        lib = ws.library()
-        found = lib.find(concept)
-        if found is None:
-            # A near miss is a typo, not a new concept: suggest instead of mapping.
-            if lib.close_matches(concept) or not _can_map(ws, provider):
-                lib.resolve(concept)
-            found = _map_new_concept(ws, concept, provider)
-        prompts = err_console()  # notices, spinners, the echo of a script: -q hides them
+        chosen = choose_concept(ws, concept, options.provider, spinner=spinner)
+        if chosen.mapped_to is not None:
+            prompts.print(safe(f"Mapped {chosen.concept.name} and saved it to {chosen.mapped_to}.", "dim"),
+                          soft_wrap=True)
         interactive = sys.stdin is not None and sys.stdin.isatty()  # `<&-` leaves no stdin at all
         # -q hides notices, never the questions a student must answer.
         io = TerminalIO(err_console(quiet_ok=False)) if interactive else ScriptedIO(echo=prompts)
         emitter = Emitter()
-        view_console = err_console() if json_out else out_console()
-        emitter.add(SessionView(view_console, verbose=g.verbose))
+        emitter.add(SessionView(err_console() if json_out else out_console(), verbose=g.verbose))
         if json_out:
             emitter.add(ndjson_sink(sys.stdout))
-        for problem in lib.problems:
+        for problem in chosen.problems:
             prompts.print(safe(f"warning: {problem}", "yellow"), soft_wrap=True)
-        agents, usage = make_agents(found, ws.settings, provider.value if provider else None,
-                                    notify=lambda message: emitter.emit("notice", message=message))
-        store = ws.store
-        learner_id = store.learner_id(ws.pseudonym)
-        backend = ws.memory_backend(disabled=no_memory)
-        memory = LearnerMemory(backend, store, ws.pseudonym, found.id) if backend.enabled else None
-        run = PracticeRun(
-            concept=found, store=store, learner_id=learner_id, agents=agents, io=io, emitter=emitter,
-            memory=memory, memory_kind=backend.kind, predict=predict,
-            resume="resume" if resume else ("restart" if restart else "ask"),
-            spinner=lambda message: prompts.status(message, spinner="dots"), usage=usage,
-            deliver_later=deliver_later,
-        )
-        with _stop_signals_pause():
-            code = run.run()
-        backend.close()
+        code = practise(ws, chosen.concept, options, io=io, emitter=emitter, spinner=spinner)
     finally:
         ws.close()
     if code != ExitCode.OK:
         raise typer.Exit(int(code))
-
-
-def _can_map(ws, provider) -> bool:  # noqa: ANN001
-    from lumente_cli.agents.factory import claude_available
-
-    return claude_available(ws.settings, provider.value if provider else None)
-
-
-def _map_new_concept(ws, name: str, provider):  # noqa: ANN001, ANN202
-    from lumente_cli.agents.factory import map_new_concept
-
-    return map_new_concept(ws, name, provider.value if provider else None, console=err_console())
-
-
-class _StopSignal(KeyboardInterrupt):
-    """SIGTERM or SIGHUP during a session: pause it, as Ctrl-C does."""
-
-
-def _stop_signals_pause():  # noqa: ANN202 - a context manager
-    import contextlib
-    import signal
-
-    @contextlib.contextmanager
-    def installed():  # noqa: ANN202
-        def stop(signum: int, _frame: object) -> None:
-            raise _StopSignal(signal.Signals(signum).name)
-
-        previous = {}
-        for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-            if sig is not None:
-                try:
-                    previous[sig] = signal.signal(sig, stop)
-                except ValueError:  # not the main thread (an embedding test): leave signals alone
-                    pass
-        try:
-            yield
-        finally:
-            for sig, old in previous.items():
-                signal.signal(sig, old)
-
-    return installed()

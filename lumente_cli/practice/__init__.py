@@ -1,2 +1,3 @@
 """Running a practice session: the student's input, the agents, the engine,
-the local store and memory, wired together. The CLI only builds and starts it."""
+the local store and memory, wired together (`wiring`), the session opened or
+resumed (`opening`) and played (`runner`). The CLI calls `wiring` and renders."""

@@ -1,7 +1,9 @@
 """The session's event stream (docs/json.md documents every shape).
 
-The runner emits plain dicts; sinks render them (NDJSON on stdout, the Rich
-view) and the local store logs them.
+The runner emits plain dicts: the session's log (the local store, once the
+session is open) keeps each one, then the sinks render it (NDJSON on stdout,
+the Rich view). An event that must be saved together with other writes (a
+verdict, with its answer) is stamped, saved by the runner, then shown.
 """
 
 from __future__ import annotations
@@ -37,15 +39,25 @@ class Emitter:
     def __init__(self, session_id: str = "") -> None:
         self.session_id = session_id
         self.sinks: list[Sink] = []
+        self.log: Sink | None = None
 
     def add(self, sink: Sink) -> None:
         self.sinks.append(sink)
 
-    def emit(self, kind: str, /, **data: Any) -> dict[str, Any]:
+    def stamp(self, kind: str, /, **data: Any) -> dict[str, Any]:
+        """The event, with its kind, session and time, not yet logged or shown."""
         assert kind in EVENT_KINDS, kind
-        event = {"event": kind, "session_id": self.session_id, "at": now(), **data}
+        return {"event": kind, "session_id": self.session_id, "at": now(), **data}
+
+    def show(self, event: dict[str, Any]) -> None:
         for sink in self.sinks:
             sink(event)
+
+    def emit(self, kind: str, /, **data: Any) -> dict[str, Any]:
+        event = self.stamp(kind, **data)
+        if self.log is not None:
+            self.log(event)
+        self.show(event)
         return event
 
 

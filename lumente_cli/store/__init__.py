@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from lumente_cli.store.db import open_database
-    from lumente_cli.store.repository import LocalStore, SessionRecord
+    from lumente_cli.store.repository import JudgedAnswer, LocalStore, SessionRecord
 
-__all__ = ["LocalStore", "SessionRecord", "open_database"]
+__all__ = ["JudgedAnswer", "LocalStore", "SessionRecord", "open_database"]
 
 
 def __getattr__(name: str) -> Any:
     # Imported on first use, so that a listing which only reads (store.readonly) does
     # not load the whole repository.
-    if name in ("LocalStore", "SessionRecord"):
+    if name in ("JudgedAnswer", "LocalStore", "SessionRecord"):
         from lumente_cli.store import repository
 
         return getattr(repository, name)

@@ -9,7 +9,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from lumente_cli.parts import PARTS, START_LEVEL, PartKey
 from lumente_cli.sqlite_tx import write_tx
@@ -97,6 +97,19 @@ class SessionRecord:
     output_tokens: int = 0
 
 
+@dataclass(frozen=True)
+class JudgedAnswer:
+    """What the student typed for a part (an answer, or at level 5 their own
+    question) and what the agent made of it: one row of the answer table."""
+
+    part: PartKey
+    kind: Literal["answer", "question"]
+    level: int
+    text: str
+    verdict: str
+    feedback: str
+
+
 def new_session_id() -> str:
     """Time-ordered and random: 's-' + milliseconds in hex + 6 random hex digits."""
     return f"s-{int(time.time() * 1000):x}{secrets.token_hex(3)}"
@@ -181,37 +194,55 @@ class SessionTables:
 
     def record_step(self, session_id: str, event: Any, state: SessionState) -> None:
         """Append one engine event and the state it produced, atomically."""
-        stamp = now()
         with write_tx(self.con):
-            seq = self.con.execute(
-                "SELECT COALESCE(MAX(seq), 0) + 1 FROM engine_event WHERE session_id = ?", (session_id,)
-            ).fetchone()[0]
-            self.con.execute(
-                "INSERT INTO engine_event(session_id, seq, event) VALUES (?, ?, ?)",
-                (session_id, seq, _events().dump_json(event).decode()),
-            )
-            self.con.execute(
-                """UPDATE session SET state = ?, prediction = ?, updated_at = ?, held_at = ?, status = 'active'
-                   WHERE id = ?""",
-                (state.model_dump_json(), state.prediction, stamp, stamp, session_id),
-            )
+            self._append_step(session_id, event, state)
 
     def record_answer(
-        self, session_id: str, part: PartKey, kind: str, level: int, text: str, verdict: str, feedback: str
+        self, session_id: str, answer: JudgedAnswer, step: Any, state: SessionState, events: Sequence[dict[str, Any]]
     ) -> None:
+        """One judged answer (or own question), atomically: its row, the engine step the
+        verdict is, the state that step produced, and the session events that tell of it.
+
+        The verdict and feedback are kept once, in the answer row: the verdict event is
+        logged without them, and with the row's id in their place."""
         with write_tx(self.con):
-            self.con.execute(
+            row = self.con.execute(
                 """INSERT INTO answer(session_id, part, kind, level, text, verdict, feedback, at)
                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-                (session_id, part, kind, level, text, verdict, feedback, now()),
-            )
+                (session_id, answer.part, answer.kind, answer.level, answer.text, answer.verdict, answer.feedback,
+                 now()),
+            ).lastrowid
+            for event in events:
+                kind = event["event"]
+                if kind == "verdict":
+                    event = {k: v for k, v in event.items() if k not in ("verdict", "feedback")} | {"answer_id": row}
+                self._insert_event(session_id, kind, event)
+            self._append_step(session_id, step, state)
 
     def log_event(self, session_id: str, kind: str, data: dict[str, Any]) -> None:
         with write_tx(self.con):
-            self.con.execute(
-                "INSERT INTO event(session_id, kind, part, data, at) VALUES (?, ?, ?, ?, ?)",
-                (session_id, kind, data.get("part"), json.dumps(data, ensure_ascii=False), now()),
-            )
+            self._insert_event(session_id, kind, data)
+
+    def _insert_event(self, session_id: str, kind: str, data: dict[str, Any]) -> None:
+        self.con.execute(
+            "INSERT INTO event(session_id, kind, part, data, at) VALUES (?, ?, ?, ?, ?)",
+            (session_id, kind, data.get("part"), json.dumps(data, ensure_ascii=False), now()),
+        )
+
+    def _append_step(self, session_id: str, event: Any, state: SessionState) -> None:
+        stamp = now()
+        seq = self.con.execute(
+            "SELECT COALESCE(MAX(seq), 0) + 1 FROM engine_event WHERE session_id = ?", (session_id,)
+        ).fetchone()[0]
+        self.con.execute(
+            "INSERT INTO engine_event(session_id, seq, event) VALUES (?, ?, ?)",
+            (session_id, seq, _events().dump_json(event).decode()),
+        )
+        self.con.execute(
+            """UPDATE session SET state = ?, prediction = ?, updated_at = ?, held_at = ?, status = 'active'
+               WHERE id = ?""",
+            (state.model_dump_json(), state.prediction, stamp, stamp, session_id),
+        )
 
     def claim(self, session_id: str) -> str | None:
         """Hold the session for this process. Returns None when it is ours now, or the

@@ -24,7 +24,8 @@ from lumente_cli.agents.contracts import (
     Remark,
 )
 from lumente_cli.agents.offline import OfflineAgents
-from lumente_cli.agents.provider import call_agent
+from lumente_cli.agents.memory_aware import MemoryAwareAgents
+from lumente_cli.memory.recall import Recall
 
 ANSWER = "A JWT is a kind of token: a credential the client shows to prove who the user is, carrying claims."
 
@@ -240,10 +241,16 @@ def test_coach_gets_results_and_fact_lines(jwt):
         assert fact.line() in text.splitlines()
 
 
-def test_call_agent_dispatches_to_claude(jwt):
+def test_wrapped_for_memory_the_evaluator_is_claudes_own(jwt):
+    """The memory-aware wrapper hands the evaluator's input to Claude as it is, and
+    reads no memory for it."""
     h = Harness(jwt, reply(EVALUATION))
-    assert h.agents.name == "claude"
-    assert call_agent(h.agents, "evaluator", evaluate_input()).verdict == "partial"
+    recalls = []
+    agents = MemoryAwareAgents(h.agents, recall=lambda: recalls.append(1) or Recall("empty"))
+    assert agents.name == "claude"
+    assert agents.evaluate(evaluate_input()).verdict == "partial"
+    assert len(h.fake.requests) == 1 and ANSWER in h.fake.user_text()  # the input, as it was, reached Claude
+    assert recalls == [] and agents.take_calls() == []
 
 
 def test_reply_text_is_made_safe_for_the_terminal(jwt):
