@@ -18,7 +18,7 @@ def login(
     sign_in: Annotated[str, typer.Argument(metavar="ID", help="Your sign-in ID (a user name or an email); it stays on this machine.")],
 ) -> None:
     """Set the sign-in ID your learner pseudonym is derived from."""
-    from lumente_cli.memory.pseudonym import load_or_create_secret, pseudonym
+    from lumente_cli.memory.pseudonym import learner_pseudonym
     from lumente_cli.paths import current
     from lumente_cli.settings import write_setting
 
@@ -26,7 +26,7 @@ def login(
     if not text or len(text) > MAX_SIGN_IN or any(ord(c) < 32 for c in text):
         raise UsageError(f"a sign-in ID must be 1 to {MAX_SIGN_IN} printable characters.")
     write_setting("sign_in", text)
-    pseudo = pseudonym(load_or_create_secret(current().secret), text)
+    pseudo = learner_pseudonym(current().secret, text)
     line = Text("Signed in. Memory knows you only as ")
     line.append(pseudo, style="bold")
     line.append(".")

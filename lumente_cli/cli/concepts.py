@@ -53,11 +53,11 @@ def _levels() -> dict[str, dict[str, int]]:
         return {}
     from lumente_cli import settings as settings_mod
     from lumente_cli.errors import LumenteError
-    from lumente_cli.memory.pseudonym import default_sign_in, existing_pseudonym
+    from lumente_cli.memory.pseudonym import existing_pseudonym
     from lumente_cli.store.readonly import practised_levels
 
     try:
-        sign_in = settings_mod.load()["sign_in"] or default_sign_in()
+        sign_in = settings_mod.load()["sign_in"]
     except LumenteError:  # a broken config file: list the concepts anyway
         return {}
     return practised_levels(p.database, existing_pseudonym(p.secret, sign_in))
