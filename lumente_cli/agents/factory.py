@@ -7,7 +7,7 @@ inside the Claude branch, and nowhere a command that stays offline can reach.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 from lumente_cli.agents.contracts import (
     AskInput,
@@ -23,14 +23,8 @@ from lumente_cli.agents.contracts import (
 from lumente_cli.agents.offline import OfflineAgents
 from lumente_cli.agents.provider import Agents, Usage
 from lumente_cli.concepts.schema import Concept
-from lumente_cli.errors import ConceptError, UsageError
+from lumente_cli.errors import UsageError
 from lumente_cli.settings import Settings
-from lumente_cli.text import slug
-
-if TYPE_CHECKING:
-    from rich.console import Console
-
-    from lumente_cli.workspace import Workspace
 
 
 def chosen_provider(settings: Settings, override: str | None) -> str:
@@ -152,22 +146,14 @@ def deprecation_warning(model: str) -> str | None:
             "set LUMENTE_MODEL (or `lumente config set model`) to a current one, e.g. claude-sonnet-5-5.")
 
 
-def map_new_concept(ws: Workspace, name: str, override: str | None, *, console: Console) -> Concept:
-    """Build, validate and save a concept file with Claude for a name not in the library."""
-    lib = ws.library()
-    if not claude_available(ws.settings, override):
-        raise ConceptError(f"unknown concept {name!r}.", hint=lib.suggestion(name))
+def map_new_concept(settings: Settings, name: str, concept_id: str, directory: Path) -> tuple[Concept, Path]:
+    """Build and validate a concept with Claude for a name not in the library, and save
+    its file in `directory`, where the library finds it next time."""
     from lumente_cli.agents.claude import map_concept, save_mapped_concept
     from lumente_cli.agents.contracts import MapInput
 
-    concept_id = slug(name)
-    if not concept_id:
-        raise ConceptError(f"{name!r} has no letters or digits to name a concept by.")
-    with console.status(f"Mapping {name!r} with Claude (once; it is saved for next time)…", spinner="dots"):
-        concept = map_concept(
-            _client(ws.settings), model=model_of(ws.settings),  # map_concept sets its own longer timeout
-            inp=MapInput(name=name, concept_id=concept_id), usage=Usage(),
-        )
-    path = save_mapped_concept(concept, ws.paths.mapped_concepts_dir)
-    console.print(f"Mapped {concept.name} and saved it to {path}.", style="dim", soft_wrap=True)
-    return concept
+    concept = map_concept(
+        _client(settings), model=model_of(settings),  # map_concept sets its own longer timeout
+        inp=MapInput(name=name, concept_id=concept_id), usage=Usage(),
+    )
+    return concept, save_mapped_concept(concept, directory)

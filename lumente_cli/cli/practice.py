@@ -35,6 +35,7 @@ def practice(
     from lumente_cli.agents.factory import make_agents
     from lumente_cli.memory.background import deliver_later
     from lumente_cli.memory.service import LearnerMemory
+    from lumente_cli.practice.concept_choice import find_or_map
     from lumente_cli.practice.events import Emitter, ndjson_sink
     from lumente_cli.practice.runner import PracticeRun
     from lumente_cli.practice.student_io import ScriptedIO, TerminalIO
@@ -48,13 +49,12 @@ def practice(
     ws = Workspace()
     try:
         lib = ws.library()
-        found = lib.find(concept)
-        if found is None:
-            # A near miss is a typo, not a new concept: suggest instead of mapping.
-            if lib.close_matches(concept) or not _can_map(ws, provider):
-                lib.resolve(concept)
-            found = _map_new_concept(ws, concept, provider)
         prompts = err_console()  # notices, spinners, the echo of a script: -q hides them
+        found, saved = find_or_map(lib, concept, settings=ws.settings, provider=provider.value if provider else None,
+                                   mapped_dir=ws.paths.mapped_concepts_dir,
+                                   mapping=lambda message: prompts.status(message, spinner="dots"))
+        if saved is not None:
+            prompts.print(safe(f"Mapped {found.name} and saved it to {saved}.", "dim"), soft_wrap=True)
         interactive = sys.stdin is not None and sys.stdin.isatty()  # `<&-` leaves no stdin at all
         # -q hides notices, never the questions a student must answer.
         io = TerminalIO(err_console(quiet_ok=False)) if interactive else ScriptedIO(echo=prompts)
@@ -85,18 +85,6 @@ def practice(
         ws.close()
     if code != ExitCode.OK:
         raise typer.Exit(int(code))
-
-
-def _can_map(ws, provider) -> bool:  # noqa: ANN001
-    from lumente_cli.agents.factory import claude_available
-
-    return claude_available(ws.settings, provider.value if provider else None)
-
-
-def _map_new_concept(ws, name: str, provider):  # noqa: ANN001, ANN202
-    from lumente_cli.agents.factory import map_new_concept
-
-    return map_new_concept(ws, name, provider.value if provider else None, console=err_console())
 
 
 class _StopSignal(KeyboardInterrupt):
