@@ -8,12 +8,12 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from lumente_cli.cli.common import err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, print_json
 from lumente_cli.cli.completion import concept_names
 from lumente_cli.exitcodes import ExitCode
 from lumente_cli.text import sanitize
 
-app = typer.Typer(help="List the concepts you can practise, or show one concept's map.", no_args_is_help=False)
+app = command_group(help="List the concepts you can practise, or show one concept's map.", no_args_is_help=False)
 
 
 @app.callback(invoke_without_command=True)

@@ -7,11 +7,11 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from lumente_cli.cli.common import err_console, globals_of, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, globals_of, handle_errors, out_console, print_json
 from lumente_cli.errors import UsageError
 
-app = typer.Typer(help="Show and change Lumente's settings (the config file, overridden by environment variables).",
-                  no_args_is_help=True)
+app = command_group(help="Show and change Lumente's settings (the config file, overridden by environment variables).",
+                    no_args_is_help=True)
 
 
 def setting_names(incomplete: str) -> list[tuple[str, str]]:

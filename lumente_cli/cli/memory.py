@@ -11,12 +11,12 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.text import Text
 
-from lumente_cli.cli.common import err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, print_json
 from lumente_cli.cli.completion import concept_names, part_names
 from lumente_cli.errors import LumenteError, UsageError
 from lumente_cli.exitcodes import ExitCode
 
-app = typer.Typer(help="See, trace and delete what Lumente remembers about you.", no_args_is_help=True)
+app = command_group(help="See, trace and delete what Lumente remembers about you.", no_args_is_help=True)
 
 
 class MemoryUnreachable(LumenteError):
