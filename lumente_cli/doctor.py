@@ -324,7 +324,7 @@ def _check_remote(ctx: Context, url: str, context: str, api_key: str) -> Iterabl
 
 
 def check_learner(ctx: Context) -> Iterable[Check]:
-    from lumente_cli.memory.pseudonym import default_sign_in, pseudonym
+    from lumente_cli.memory.pseudonym import pseudonym
 
     secret = ctx.paths.secret
     sign_in = ctx.settings["sign_in"]
@@ -342,7 +342,7 @@ def check_learner(ctx: Context) -> Iterable[Check]:
     if mode & 0o077:
         yield fail("learner", f"{secret} is readable by others (mode {mode:04o}).", f"chmod 600 {secret}")
         return
-    pseudo = pseudonym(data, sign_in or default_sign_in())
+    pseudo = pseudonym(data, sign_in)
     yield ok("learner", f"pseudonym {pseudo} ({who}); secret {secret} is mode 0600.")
 
 

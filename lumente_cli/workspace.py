@@ -37,11 +37,11 @@ class Workspace:
 
     @cached_property
     def sign_in(self) -> str:
-        return self.settings["sign_in"] or pseudo.default_sign_in()
+        return pseudo.sign_in_or_default(self.settings["sign_in"])
 
     @cached_property
     def pseudonym(self) -> str:
-        return pseudo.pseudonym(pseudo.load_or_create_secret(self.paths.secret), self.sign_in)
+        return pseudo.learner_pseudonym(self.paths.secret, self.sign_in)
 
     @property
     def scope(self) -> str:

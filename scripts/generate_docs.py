@@ -91,16 +91,15 @@ def first_sentence(text: str) -> str:
 def command_tree() -> CommandDoc:
     """Walk the real click command tree that `lumente` runs."""
     import typer
-    from typer._click import Context
 
     from lumente_cli.cli.main import app
 
     root = typer.main.get_command(app)
-    return _walk(root, Context(root, info_name=PROG, **root.context_settings))
+    return _walk(root, typer.Context(root, info_name=PROG, **root.context_settings))
 
 
 def _walk(cmd, ctx) -> CommandDoc:  # noqa: ANN001 - click objects
-    from typer._click import Context
+    import typer
 
     usage = " ".join([ctx.command_path, *cmd.collect_usage_pieces(ctx)])
     doc = CommandDoc(tuple(ctx.command_path.split()), usage, (cmd.help or "").strip())
@@ -116,7 +115,7 @@ def _walk(cmd, ctx) -> CommandDoc:  # noqa: ANN001 - click objects
             sub = cmd.get_command(ctx, name)
             if sub is None or sub.hidden:
                 continue
-            doc.subcommands.append(_walk(sub, Context(sub, info_name=name, parent=ctx, **sub.context_settings)))
+            doc.subcommands.append(_walk(sub, typer.Context(sub, info_name=name, parent=ctx, **sub.context_settings)))
     return doc
 
 

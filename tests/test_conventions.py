@@ -107,6 +107,17 @@ def test_usage_hint_names_the_command_and_its_help():
     assert "`lumente memory show -h` for help" in r.stderr
 
 
+def test_an_error_without_a_hint_of_its_own_points_at_the_help_of_the_command_that_ran():
+    config = paths.current().config_file
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("sign_in = [1]\n")  # a usage error every command meets, raised without a hint
+    for args, command in ((("-q", "memory", "history", "--part", "category", "jwt"), "lumente memory history"),
+                          (("config", "show"), "lumente config show"), (("whoami",), "lumente whoami")):
+        r = lumente(*args)
+        assert r.exit_code == 2 and "must be a string" in r.stderr
+        assert r.stderr.splitlines()[1] == f"`{command} -h` shows how to use it."
+
+
 def test_bare_command_still_shows_help():
     r = lumente()
     assert "Usage: lumente [OPTIONS] COMMAND" in r.stdout + r.stderr
@@ -122,6 +133,13 @@ def test_quiet_silences_notices_but_never_results_or_errors():
     assert "jwt" in lumente("-q", "concepts").stdout  # results stay
     bad = lumente("-q", "concepts", "show", "nope")
     assert bad.stderr.startswith("lumente: unknown concept")  # errors stay
+
+
+def test_global_options_last_for_one_run_only():
+    from lumente_cli.cli.common import Globals, globals_of
+
+    assert "ok  " not in lumente("-q", "-v", "--no-color", "doctor").stdout
+    assert globals_of() == Globals()  # the test's own process, after the run: nothing left behind
 
 
 def test_verbose_adds_detail():
@@ -362,3 +380,22 @@ def test_the_agents_print_nothing():
                 names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
                 found += [f"{where}: import {n}" for n in names if _is_within(n, "rich")]
     assert not found, found
+
+
+def test_only_typers_public_api_is_imported():
+    """typer vendors click as a private module (`typer._click`) that it may change at any release."""
+    import ast
+
+    private = []
+    for path in sorted([*(ROOT / "lumente_cli").rglob("*.py"), *(ROOT / "scripts").rglob("*.py"),
+                        *(ROOT / "tests").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            else:
+                continue
+            private += [f"{path.relative_to(ROOT)}: {n}" for n in names
+                        if n.split(".")[0] == "typer" and any(p.startswith("_") for p in n.split("."))]
+    assert not private, private

@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer._click import Context
 from typer.testing import CliRunner
 
 from lumente_cli.cli.main import app
@@ -83,12 +82,12 @@ def _walk(cmd, ctx):
     yield cmd, ctx
     for name in getattr(cmd, "list_commands", lambda _ctx: [])(ctx):
         sub = cmd.get_command(ctx, name)
-        yield from _walk(sub, Context(sub, info_name=name, parent=ctx, **sub.context_settings))
+        yield from _walk(sub, typer.Context(sub, info_name=name, parent=ctx, **sub.context_settings))
 
 
 def _tree():
     root = typer.main.get_command(app)
-    return list(_walk(root, Context(root, info_name="lumente", **root.context_settings)))
+    return list(_walk(root, typer.Context(root, info_name="lumente", **root.context_settings)))
 
 
 def test_every_command_option_and_argument_has_help():

@@ -76,6 +76,40 @@ def test_login_changes_the_pseudonym_and_whoami_never_shows_the_secret():
     assert json.loads(lumente("whoami", "--json").stdout)["pseudonym"] == after["pseudonym"]
 
 
+def test_login_whoami_doctor_and_the_concept_list_derive_the_same_pseudonym():
+    import json
+
+    def whoami() -> str:
+        return json.loads(lumente("whoami", "--json").stdout)["pseudonym"]
+
+    def doctor() -> str:  # "pseudonym p_… (sign-in from …); secret … is mode 0600."
+        checks = json.loads(lumente("doctor", "--json").stdout)["checks"]
+        return next(c for c in checks if c["name"] == "learner")["detail"].split()[1]
+
+    def jwt_levels() -> dict | None:  # read by the pseudonym the concept list derives
+        listed = json.loads(lumente("concepts", "--json").stdout)["concepts"]
+        return next(c for c in listed if c["id"] == "jwt")["levels"]
+
+    assert lumente("practice", "jwt", input=solid_script(5)).exit_code == 0  # as the OS user
+    mine = whoami()
+    assert doctor() == mine and jwt_levels()
+    signed_in = lumente("login", "ada@example.com").stdout.split()[-1].rstrip(".")
+    assert whoami() == doctor() == signed_in != mine
+    assert jwt_levels() is None  # ada never practised
+    assert lumente("practice", "jwt", input=solid_script(5)).exit_code == 0
+    assert jwt_levels()
+
+
+def test_an_empty_sign_in_is_the_os_user_and_reading_never_makes_a_secret(tmp_path):
+    from lumente_cli.memory.pseudonym import default_sign_in, existing_pseudonym, learner_pseudonym
+
+    secret = tmp_path / "secret"
+    assert existing_pseudonym(secret, "ada") is None and not secret.exists()
+    made = learner_pseudonym(secret, "ada")
+    assert existing_pseudonym(secret, "ada") == made == learner_pseudonym(secret, " ada ")
+    assert learner_pseudonym(secret, "") == learner_pseudonym(secret, default_sign_in()) != made
+
+
 def test_login_refuses_an_empty_id():
     r = lumente("login", "   ")
     assert r.exit_code == 2 and "sign-in ID" in r.stderr

@@ -23,9 +23,8 @@ from lumente_cli.agents.contracts import (
 from lumente_cli.agents.offline import OfflineAgents
 from lumente_cli.agents.provider import Agents, Usage
 from lumente_cli.concepts.schema import Concept
-from lumente_cli.errors import ConceptError, UsageError
+from lumente_cli.errors import UsageError
 from lumente_cli.settings import Settings
-from lumente_cli.text import slug
 
 
 def chosen_provider(settings: Settings, override: str | None) -> str:
@@ -147,18 +146,14 @@ def deprecation_warning(model: str) -> str | None:
             "set LUMENTE_MODEL (or `lumente config set model`) to a current one, e.g. claude-sonnet-5-5.")
 
 
-def map_new_concept(name: str, settings: Settings, mapped_dir: Path) -> tuple[Concept, Path]:
-    """Build and validate a concept with Claude for a name not in the library, and
-    save its file in `mapped_dir`; returns the concept and the file."""
-    _require_key(settings)
+def map_new_concept(settings: Settings, name: str, concept_id: str, directory: Path) -> tuple[Concept, Path]:
+    """Build and validate a concept with Claude for a name not in the library, and save
+    its file in `directory`, where the library finds it next time."""
     from lumente_cli.agents.claude import map_concept, save_mapped_concept
     from lumente_cli.agents.contracts import MapInput
 
-    concept_id = slug(name)
-    if not concept_id:
-        raise ConceptError(f"{name!r} has no letters or digits to name a concept by.")
     concept = map_concept(
         _client(settings), model=model_of(settings),  # map_concept sets its own longer timeout
         inp=MapInput(name=name, concept_id=concept_id), usage=Usage(),
     )
-    return concept, save_mapped_concept(concept, mapped_dir)
+    return concept, save_mapped_concept(concept, directory)

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
 from lumente_cli.cli.common import handle_errors, out_console, print_json
 from lumente_cli.errors import UsageError
@@ -18,19 +17,16 @@ def login(
     sign_in: Annotated[str, typer.Argument(metavar="ID", help="Your sign-in ID (a user name or an email); it stays on this machine.")],
 ) -> None:
     """Set the sign-in ID your learner pseudonym is derived from."""
-    from lumente_cli.memory.pseudonym import load_or_create_secret, pseudonym
+    from lumente_cli.memory.pseudonym import learner_pseudonym
     from lumente_cli.paths import current
     from lumente_cli.settings import write_setting
+    from lumente_cli.views.account import show_signed_in
 
     text = sign_in.strip()
     if not text or len(text) > MAX_SIGN_IN or any(ord(c) < 32 for c in text):
         raise UsageError(f"a sign-in ID must be 1 to {MAX_SIGN_IN} printable characters.")
     write_setting("sign_in", text)
-    pseudo = pseudonym(load_or_create_secret(current().secret), text)
-    line = Text("Signed in. Memory knows you only as ")
-    line.append(pseudo, style="bold")
-    line.append(".")
-    out_console().print(line)
+    show_signed_in(out_console(), learner_pseudonym(current().secret, text))
 
 
 @handle_errors
@@ -38,6 +34,7 @@ def whoami(
     json_out: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
 ) -> None:
     """Show your learner pseudonym and memory scope (never the secret)."""
+    from lumente_cli.views.account import show_identity
     from lumente_cli.workspace import Workspace
 
     ws = Workspace()
@@ -52,9 +49,5 @@ def whoami(
     }
     if json_out:
         print_json(info)
-        return
-    console = out_console()
-    console.print(Text("Sign-in ID   ", style="dim") + Text(info["sign_in"]) + Text(f"  ({info['sign_in_source']}; stays on this machine)", style="dim"))
-    console.print(Text("Pseudonym    ", style="dim") + Text(info["pseudonym"], style="bold"))
-    console.print(Text("Memory scope ", style="dim") + Text(info["scope"]))
-    console.print(Text("Memory       ", style="dim") + Text(f"{backend.kind}: {backend.where}"))
+    else:
+        show_identity(out_console(), info)

@@ -7,13 +7,13 @@ import functools
 import os
 import sys
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.text import Text
-from typer._click import exceptions as click_exceptions
 from typer.core import TyperGroup
 
 from lumente_cli.errors import LumenteError
@@ -24,24 +24,41 @@ from lumente_cli.views.console import make_console
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-@dataclass
+@dataclass(frozen=True)
 class Globals:
     verbose: bool = False
     quiet: bool = False
     no_color: bool = False
 
 
-def globals_of(ctx: typer.Context | None = None) -> Globals:
-    ctx = ctx or _current_context()
-    root = ctx.find_root() if ctx else None
-    obj = root.obj if root is not None else None
-    return obj if isinstance(obj, Globals) else Globals()
+# The run of `lumente` in progress: its global options (set by the root command's
+# callback) and the words it was given. Set and cleared by LumenteGroup.main, so a
+# run inside a test process never sees the one before it.
+_globals: ContextVar[Globals] = ContextVar("lumente_globals", default=Globals())
+_run: ContextVar[tuple[LumenteGroup, str, list[str]] | None] = ContextVar("lumente_run", default=None)
 
 
-def _current_context() -> typer.Context | None:
-    from typer._click.globals import get_current_context
+def command_group(help: str, **options: Any) -> typer.Typer:
+    """A command group such as `lumente memory`: plain help text like the root's, and no
+    completion options of its own (the root has them)."""
+    return typer.Typer(help=help, add_completion=False, rich_markup_mode=None, **options)
 
-    return get_current_context(silent=True)  # type: ignore[return-value]
+
+def globals_of() -> Globals:
+    return _globals.get()
+
+
+def use_globals(options: Globals) -> None:
+    _globals.set(options)
+
+
+def _running_command_path() -> str:
+    """`lumente memory show` while that command runs, read from the words it was given."""
+    run = _run.get()
+    if run is None:
+        return "lumente"
+    root, prog_name, argv = run
+    return root._context_for(prog_name, argv).command_path
 
 
 def out_console() -> Console:
@@ -76,8 +93,7 @@ def default_hint(exc: LumenteError) -> str:
     if exc.message.startswith("concept file "):
         return "`lumente concepts check FILE` explains what a concept file needs."
     if exc.exit_code == ExitCode.USAGE:
-        ctx = _current_context()
-        return f"`{ctx.command_path if ctx else 'lumente'} -h` shows how to use it."
+        return f"`{_running_command_path()} -h` shows how to use it."
     return "`lumente doctor` checks everything Lumente depends on and says how to fix it."
 
 
@@ -161,33 +177,41 @@ class LumenteGroup(TyperGroup):
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        started = _globals.set(Globals()), _run.set((self, prog_name or "lumente", argv))
+        try:
+            if not standalone_mode:
+                return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            sys.exit(self._exit_status(args, prog_name, complete_var, argv, **extra))
+        finally:
+            _globals.reset(started[0])
+            _run.reset(started[1])
+
+    def _exit_status(self, args: Any, prog_name: str | None, complete_var: str | None, argv: list[str],
+                     **extra: Any) -> int:
+        """Run the command line; an error click raises is reported as Lumente's own are."""
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click_exceptions.NoArgsIsHelpError as exc:
-            exc.show()  # the help text itself, as click prints it
-            sys.exit(exc.exit_code)
-        except click_exceptions.UsageError as exc:
-            argv = list(sys.argv[1:] if args is None else args)
-            ctx = exc.ctx or self._context_for(prog_name or "lumente", argv)
-            report_error(_sentence(exc.format_message()), _usage_hint(ctx), no_color="--no-color" in argv)
-            sys.exit(int(ExitCode.USAGE))
-        except click_exceptions.ClickException as exc:
-            report_error(_sentence(exc.format_message()))
-            sys.exit(exc.exit_code)
         except typer.Abort:
             report_error("aborted.")
-            sys.exit(int(ExitCode.ERROR))
-        sys.exit(code if isinstance(code, int) else int(ExitCode.OK))
+            return int(ExitCode.ERROR)
+        except typer.TyperException as exc:  # click's errors; typer exports no narrower public class for them
+            if type(exc).__name__ == "NoArgsIsHelpError":
+                exc.show()  # type: ignore[attr-defined]  # the help text itself, as click prints it
+                return exc.exit_code
+            if exc.exit_code == ExitCode.USAGE:  # "Missing argument", "No such option"...
+                ctx = getattr(exc, "ctx", None) or self._context_for(prog_name or "lumente", argv)
+                report_error(_sentence(exc.format_message()), _usage_hint(ctx), no_color="--no-color" in argv)
+                return int(ExitCode.USAGE)
+            report_error(_sentence(exc.format_message()))
+            return exc.exit_code
+        return code if isinstance(code, int) else int(ExitCode.OK)
 
     def _context_for(self, prog_name: str, argv: list[str]) -> Any:
         """The context of the deepest command named in argv, for errors click raises without one.
         (The root's options are all flags, so every word not starting with '-' is a command name
         until the first one that is not.)"""
-        from typer._click import Context
-
-        ctx = Context(self, info_name=prog_name, **self.context_settings)
+        ctx = typer.Context(self, info_name=prog_name, **self.context_settings)
         cmd: Any = self
         for word in argv:
             if word.startswith("-"):
@@ -195,7 +219,7 @@ class LumenteGroup(TyperGroup):
             sub = cmd.get_command(ctx, word) if hasattr(cmd, "get_command") else None
             if sub is None:
                 break
-            ctx = Context(sub, info_name=word, parent=ctx, **sub.context_settings)
+            ctx = typer.Context(sub, info_name=word, parent=ctx, **sub.context_settings)
             cmd = sub
         return ctx
 

@@ -8,12 +8,12 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from lumente_cli.cli.common import err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, print_json
 from lumente_cli.cli.completion import concept_names
 from lumente_cli.exitcodes import ExitCode
 from lumente_cli.text import sanitize
 
-app = typer.Typer(help="List the concepts you can practise, or show one concept's map.", no_args_is_help=False)
+app = command_group(help="List the concepts you can practise, or show one concept's map.", no_args_is_help=False)
 
 
 @app.callback(invoke_without_command=True)
@@ -53,11 +53,11 @@ def _levels() -> dict[str, dict[str, int]]:
         return {}
     from lumente_cli import settings as settings_mod
     from lumente_cli.errors import LumenteError
-    from lumente_cli.memory.pseudonym import default_sign_in, existing_pseudonym
+    from lumente_cli.memory.pseudonym import existing_pseudonym
     from lumente_cli.store.readonly import practised_levels
 
     try:
-        sign_in = settings_mod.load()["sign_in"] or default_sign_in()
+        sign_in = settings_mod.load()["sign_in"]
     except LumenteError:  # a broken config file: list the concepts anyway
         return {}
     return practised_levels(p.database, existing_pseudonym(p.secret, sign_in))

@@ -6,14 +6,12 @@ import sys
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
-from lumente_cli.cli.common import err_console, globals_of, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, globals_of, handle_errors, out_console, print_json
 from lumente_cli.errors import UsageError
 
-app = typer.Typer(help="Show and change Lumente's settings (the config file, overridden by environment variables).",
-                  no_args_is_help=True)
+app = command_group(help="Show and change Lumente's settings (the config file, overridden by environment variables).",
+                    no_args_is_help=True)
 
 
 def setting_names(incomplete: str) -> list[tuple[str, str]]:
@@ -45,6 +43,7 @@ def show(
 ) -> None:
     """List every setting: its value (secrets redacted), where it came from, and the variable that overrides it."""
     from lumente_cli.settings import load, read_config_file
+    from lumente_cli.views.config import show_settings
 
     settings = load()
     in_file = read_config_file(settings.config_path)
@@ -59,33 +58,7 @@ def show(
         print_json({"config_file": str(settings.config_path), "config_exists": settings.config_path.exists(),
                     "settings": rows})
         return
-    console = out_console()
-    exists = "" if settings.config_path.exists() else "  (not created yet)"
-    console.print(Text("Config file ", style="dim") + Text(str(settings.config_path)) + Text(exists, style="dim"),
-                  soft_wrap=True)
-    if globals_of().verbose:
-        for row in rows:
-            line = Text(row["key"], style="cyan") + Text(" = ") + (
-                Text(row["value"]) if row["value"] else Text("(empty)", style="dim"))
-            over = ", over the config file" if row["source"] == "env" and row["in_config"] else ""
-            overridden_by = f"; {row['env']} overrides it" if row["env"] else ""
-            line.append(f"   ({row['source']}{over}{overridden_by})", style="dim")
-            console.print(line, soft_wrap=True)
-            what = row["help"] + (f" One of: {', '.join(row['choices'])}." if row["choices"] else "")
-            console.print(Text("    " + what, style="dim"), soft_wrap=True)
-        return
-    table = Table(box=None, show_header=True, header_style="bold", padding=(0, 2, 0, 0))
-    table.add_column("setting", style="cyan", no_wrap=True)
-    table.add_column("value")
-    table.add_column("source", no_wrap=True)
-    table.add_column("env var", no_wrap=True)
-    for row in rows:
-        value = Text(row["value"]) if row["value"] else Text("(empty)", style="dim")
-        source = Text(row["source"], style="dim" if row["source"] == "default" else "")
-        if row["source"] == "env" and row["in_config"]:
-            source.append(" (over config)", style="dim")
-        table.add_row(row["key"], value, source, row["env"] or "")
-    console.print(table)
+    show_settings(out_console(), settings.config_path, rows, verbose=globals_of().verbose)
 
 
 @app.command("set")
@@ -101,6 +74,7 @@ def set_(
 ) -> None:
     """Set one setting in the config file (mode 0600), after checking it."""
     from lumente_cli.settings import check_value, redact, write_setting
+    from lumente_cli.views.config import show_saved
 
     setting = _setting(key)
     if value is None:
@@ -113,7 +87,7 @@ def set_(
     check_value(setting, value, where="config set")
     path = write_setting(setting.key, value)
     shown = redact(value) if (setting.secret and value) else (value or "(empty)")
-    out_console().print(Text(f"{setting.key} = {shown}") + Text(f"  (saved in {path})", style="dim"), soft_wrap=True)
+    show_saved(out_console(), setting.key, shown, path)
     _warn_if_overridden(setting)
 
 
@@ -125,12 +99,11 @@ def unset(
 ) -> None:
     """Remove one setting from the config file, so its default (or environment variable) applies."""
     from lumente_cli.settings import write_setting
+    from lumente_cli.views.config import show_unset
 
     setting = _setting(key)
     path = write_setting(setting.key, "")
-    default = setting.default or "(empty)"
-    out_console().print(Text(f"{setting.key} unset: the default {default} applies") +
-                        Text(f"  ({path})", style="dim"), soft_wrap=True)
+    show_unset(out_console(), setting.key, setting.default, path)
     _warn_if_overridden(setting)
 
 
@@ -162,9 +135,10 @@ def _read_secret(key: str) -> str:
 def _warn_if_overridden(setting: Any) -> None:
     import os
 
+    from lumente_cli.views.config import show_overridden
+
     if setting.env and os.environ.get(setting.env):
-        err_console().print(f"note: {setting.env} is set in your environment and overrides the config file.",
-                            style="yellow", soft_wrap=True)
+        show_overridden(err_console(), setting.env)
 
 
 @handle_errors
@@ -175,6 +149,7 @@ def show_paths(
     import os
 
     from lumente_cli import paths
+    from lumente_cli.views.config import show_locations
 
     p = paths.current()
     rows = []
@@ -184,15 +159,4 @@ def show_paths(
     if json_out:
         print_json({"home": os.environ.get("LUMENTE_HOME") or None, "paths": rows})
         return
-    verbose = globals_of().verbose
-    console = out_console()
-    width = max(len(row["name"]) for row in rows)
-    for row in rows:
-        line = Text(f"{row['name']:<{width}}  ", style="cyan") + Text(row["path"])
-        if row["table"]:
-            line.append(f"  (table {row['table']} inside the database)", style="dim")
-        if not row["exists"]:
-            line.append("  (not created yet)", style="dim")
-        console.print(line, soft_wrap=True)
-        if verbose:
-            console.print(Text(" " * (width + 2) + row["description"], style="dim"), soft_wrap=True)
+    show_locations(out_console(), rows, verbose=globals_of().verbose)

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from lumente_cli import __version__
-from lumente_cli.cli.common import Globals, LumenteGroup
+from lumente_cli.cli.common import Globals, LumenteGroup, use_globals
 
 # name: (module in lumente_cli.cli, attribute). A Typer is a command group, a function a command.
 # The order is the order `lumente --help` lists them in.
@@ -42,18 +42,16 @@ class LazyGroup(LumenteGroup):
 
 
 def _build(name: str) -> Any:
-    """The click command for one entry of COMMANDS, built as `add_typer`/`command` would."""
-    from typer.main import get_command_from_info, get_group_from_info
-    from typer.models import CommandInfo, TyperInfo
-
+    """The click command for one entry of COMMANDS, built by typer's public `get_command`."""
     module, attribute = COMMANDS[name]
     target = getattr(importlib.import_module(f"lumente_cli.cli.{module}"), attribute)
-    if isinstance(target, typer.Typer):
-        return get_group_from_info(TyperInfo(target, name=name), pretty_exceptions_short=app.pretty_exceptions_short,
-                                   suggest_commands=app.suggest_commands, rich_markup_mode=app.rich_markup_mode)
-    return get_command_from_info(CommandInfo(name=name, callback=target),
-                                 pretty_exceptions_short=app.pretty_exceptions_short,
-                                 rich_markup_mode=app.rich_markup_mode)
+    if not isinstance(target, typer.Typer):  # a function: typer builds a lone command from an app of one
+        single = typer.Typer(add_completion=False, rich_markup_mode=None)
+        single.command(name)(target)
+        target = single
+    command = typer.main.get_command(target)
+    command.name = name
+    return command
 
 
 app = typer.Typer(
@@ -75,14 +73,13 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
-    ctx: typer.Context,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Say more: memory and token details.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Say less: only results and errors.")] = False,
     no_color: Annotated[bool, typer.Option("--no-color", help="No colour (NO_COLOR is honoured too).")] = False,
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")] = False,
 ) -> None:
     """Lumente: work out programming concepts along a four-part map, predict your score, then prove it."""
-    ctx.obj = Globals(verbose=verbose, quiet=quiet, no_color=no_color)
+    use_globals(Globals(verbose=verbose, quiet=quiet, no_color=no_color))
 
 
 def run() -> None:

@@ -11,12 +11,12 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.text import Text
 
-from lumente_cli.cli.common import err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, print_json
 from lumente_cli.cli.completion import concept_names, part_names
 from lumente_cli.errors import LumenteError, UsageError
 from lumente_cli.exitcodes import ExitCode
 
-app = typer.Typer(help="See, trace and delete what Lumente remembers about you.", no_args_is_help=True)
+app = command_group(help="See, trace and delete what Lumente remembers about you.", no_args_is_help=True)
 
 
 class MemoryUnreachable(LumenteError):
@@ -161,54 +161,31 @@ def forget(
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Erase everything memory holds about you (your whole scope, in one call), then prove nothing is left."""
-    from lumente_cli.memory.inspection import current_facts, learner_concepts
+    from lumente_cli.memory import forgetting
+    from lumente_cli.views.memory_changes import forget_question, show_forgotten
 
-    prompts = err_console(quiet_ok=False)
     with _memory("reach memory") as (ws, backend):
         client = backend.client()
-        deadline = _deadline()
-        concepts = learner_concepts(client, ws.pseudonym, deadline=deadline)
-        before = current_facts(client, ws.pseudonym, concepts, as_of=None, read_counts=ws.store.read_counts,
-                               deadline=deadline)
-        pending = ws.store.count_pending(ws.scope)
-        learner = ws.store.find_learner(ws.pseudonym)
+        holdings = forgetting.survey(client, ws.store, ws.pseudonym, deadline=_deadline())
         if not yes:
-            summary = (f"This erases {len(before)} remembered fact{'s' if len(before) != 1 else ''} on "
-                       f"{len(concepts)} concept{'s' if len(concepts) != 1 else ''} from {backend.where} "
-                       f"(scope {ws.scope}), and {pending} fact{'s' if pending != 1 else ''} waiting in the outbox.")
-            summary += (" Your local sessions will be deleted too." if delete_sessions
-                        else " Your local sessions stay (--delete-sessions removes them).")
-            prompts.print(summary, soft_wrap=True)
+            prompts = err_console(quiet_ok=False)
+            prompts.print(forget_question(holdings, backend.where, delete_sessions=delete_sessions), soft_wrap=True)
             if not sys.stdin.isatty():
                 raise UsageError("not confirmed: no terminal to ask on.", hint="Pass --yes to forget without asking.")
             if not typer.confirm("Forget all of it?", default=False, err=True):
                 prompts.print("Nothing was forgotten.")
                 raise typer.Exit(int(ExitCode.OK))
-        # Local caches first, so nothing queued can re-send what is about to be erased.
-        local = ws.store.forget_scope(ws.scope)
         with _memory_errors("forget", backend.where):
-            forgotten = client.forget_scope(ws.scope)
-            left = current_facts(client, ws.pseudonym, learner_concepts(client, ws.pseudonym), as_of=None,
-                                 read_counts=ws.store.read_counts)
-        sessions = ws.store.delete_learner_sessions(learner) if (delete_sessions and learner is not None) else None
-    result = {"scope": ws.scope, "backend": backend.kind, "forgotten": forgotten, "facts_before": len(before),
-              "left": len(left), "local": local, "sessions_deleted": sessions}
+            result = forgetting.forget(holdings, client, ws.store, delete_sessions=delete_sessions)
     if json_out:
-        print_json(result)
+        print_json({"scope": result.scope, "backend": backend.kind, "forgotten": result.rows,
+                    "facts_before": result.facts_before, "left": result.left, "local": result.local,
+                    "sessions_deleted": result.sessions_deleted})
     else:
-        console = out_console()
-        console.print(Text(f"Forgot scope {ws.scope}: {len(before)} remembered facts.", style="bold"))
-        # The service counts storage rows, not facts: every earlier version of a fact is a row,
-        # and so are the learner, session and link records the facts hang on.
-        console.print(f"The service erased {forgotten} rows for them: each fact's earlier versions, and the "
-                      "learner, session and link records they belong to, count as rows too.", soft_wrap=True)
-        console.print(f"Read back: {len(left)} facts left.")
-        if local["outbox"]:
-            console.print(f"Dropped {local['outbox']} facts waiting in the outbox.")
-        if sessions is not None:
-            console.print(f"Deleted {sessions} local sessions, with their answers and levels.")
-    if left:
-        raise MemoryUnreachable(f"{len(left)} facts are still readable after forgetting; run `lumente memory forget` again.")
+        show_forgotten(out_console(), result)
+    if result.left:
+        raise MemoryUnreachable(f"{result.left} facts are still readable after forgetting; "
+                                "run `lumente memory forget` again.")
 
 
 @app.command("sync")
@@ -217,28 +194,20 @@ def sync(
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
 ) -> None:
     """Deliver the facts waiting in the outbox (each exactly once)."""
-    from lumente_cli.memory.writer import deliver
+    from lumente_cli.memory.sync import sync_outbox
+    from lumente_cli.views.memory_changes import show_synced
 
-    import time
-
-    results: list[dict[str, Any]] = []
-    deadline = _deadline()  # however the service behaves, sync ends within the read budget
     with _memory("reach memory") as (ws, backend):
-        for scope in sorted({p.scope for p in ws.store.pending_facts()}):
-            d = deliver(ws.store, backend.client(), scope, budget_s=max(0.0, deadline - time.monotonic()))
-            results.append({"scope": scope, "written": d.written, "queued": d.queued, "error": d.error})
-    written, queued = sum(r["written"] for r in results), sum(r["queued"] for r in results)
+        # however the service behaves, sync ends within the read budget
+        result = sync_outbox(ws.store, backend.client, budget_s=READ_BUDGET_S)
     if json_out:
-        print_json({"backend": backend.kind, "written": written, "queued": queued, "scopes": results})
+        print_json({"backend": backend.kind, "written": result.written, "queued": result.queued,
+                    "scopes": [s.to_json() for s in result.scopes]})
     else:
-        console = out_console()
-        if not results:
-            console.print("The outbox is empty: every fact is delivered.")
-        else:
-            console.print(f"Delivered {written} fact{'s' if written != 1 else ''}; {queued} still waiting.")
-    if queued:
-        errors = "; ".join(r["error"] for r in results if r["error"])
-        raise MemoryUnreachable(f"{queued} facts could not be delivered to {backend.where} ({errors}).",
+        show_synced(out_console(), result)
+    if result.queued:
+        raise MemoryUnreachable(f"{result.queued} facts could not be delivered to {backend.where} "
+                                f"({'; '.join(result.errors)}).",
                                 hint="They stay in the outbox; run `lumente memory sync` again later.")
 
 

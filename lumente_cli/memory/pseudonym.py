@@ -1,6 +1,8 @@
 """The learner pseudonym: HMAC-SHA256 of the sign-in ID under a random local secret.
 
 Memory only ever sees the pseudonym; the secret never leaves the 0600 file.
+Every command derives it here: `learner_pseudonym` when it may make the secret,
+`existing_pseudonym` when it must not (listing concepts, doctor).
 """
 
 from __future__ import annotations
@@ -76,13 +78,21 @@ def default_sign_in() -> str:
         return "learner"
 
 
+def sign_in_or_default(sign_in: str) -> str:
+    """The ID a pseudonym is derived from: the sign_in setting, or the OS user name when it is empty."""
+    return sign_in or default_sign_in()
+
+
 def pseudonym(secret: bytes, sign_in: str) -> str:
-    digest = hmac.new(secret, sign_in.strip().encode("utf-8"), hashlib.sha256).hexdigest()
+    """The one derivation every caller goes through (an empty `sign_in` is the OS user name)."""
+    who = sign_in_or_default(sign_in)
+    digest = hmac.new(secret, who.strip().encode("utf-8"), hashlib.sha256).hexdigest()
     return f"p_{digest[:PSEUDONYM_HEX]}"
 
 
-def scope_of(pseudo: str) -> str:
-    return f"learner/{pseudo}"
+def learner_pseudonym(secret_path: Path, sign_in: str) -> str:
+    """The learner's pseudonym, making the secret on first use."""
+    return pseudonym(load_or_create_secret(secret_path), sign_in)
 
 
 def existing_pseudonym(secret_path: Path, sign_in: str) -> str | None:
@@ -92,3 +102,7 @@ def existing_pseudonym(secret_path: Path, sign_in: str) -> str | None:
     except OSError:
         return None
     return pseudonym(data, sign_in) if len(data) >= 16 else None
+
+
+def scope_of(pseudo: str) -> str:
+    return f"learner/{pseudo}"

@@ -11,11 +11,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from lumente_cli.agents.factory import claude_available, make_agents, map_new_concept
+from lumente_cli.agents.factory import make_agents
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.exitcodes import ExitCode
 from lumente_cli.memory.background import deliver_later
 from lumente_cli.memory.service import LearnerMemory
+from lumente_cli.practice.concept_choice import find_or_map
 from lumente_cli.practice.events import Emitter
 from lumente_cli.practice.opening import ResumeChoice
 from lumente_cli.practice.runner import PracticeRun, Spinner, no_spinner
@@ -38,12 +39,8 @@ def choose_concept(ws: Workspace, name: str, provider: str | None, *,
     comes close to is mapped with Claude, once, when Claude is configured; a near
     miss is a typo, and gets a suggestion instead (a ConceptError)."""
     lib = ws.library()
-    found, mapped_to = lib.find(name), None
-    if found is None:
-        if lib.close_matches(name) or not claude_available(ws.settings, provider):
-            lib.resolve(name)  # raises: the unreadable file of that name, or a suggestion
-        with spinner(f"Mapping {name!r} with Claude (once; it is saved for next time)…"):
-            found, mapped_to = map_new_concept(name, ws.settings, ws.paths.mapped_concepts_dir)
+    found, mapped_to = find_or_map(lib, name, settings=ws.settings, provider=provider,
+                                   mapped_dir=ws.paths.mapped_concepts_dir, mapping=spinner)
     return ChosenConcept(found, mapped_to, tuple(lib.problems))
 
 

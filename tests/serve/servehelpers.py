@@ -223,10 +223,9 @@ def learner_pseudonym(env: dict[str, str]) -> str:
     """The pseudonym Lumente will use for this env, computed with Lumente's own
     code in this process (creating the machine's secret if it is new); quicker
     than a `lumente whoami` process where that is not what a test checks."""
-    from lumente_cli.memory.pseudonym import load_or_create_secret, pseudonym
+    from lumente_cli.memory import pseudonym
 
-    secret = load_or_create_secret(Path(env["LUMENTE_HOME"]) / "data" / "secret")
-    return pseudonym(secret, env["LUMENTE_SIGN_IN"])
+    return pseudonym.learner_pseudonym(Path(env["LUMENTE_HOME"]) / "data" / "secret", env["LUMENTE_SIGN_IN"])
 
 
 def chains_whole(server: Served, pseudo: str, concept: str = "jwt") -> dict[str, list[Any]]:
