@@ -80,6 +80,11 @@ class MemoryError(Exception):  # noqa: A001 - the name other modules import
     def __str__(self) -> str:
         return self.message
 
+    @property
+    def reason(self) -> str:
+        """The message without its leading `where: `, for a caller that names the place itself."""
+        return self.message.removeprefix(f"{self.where}: ") if self.where else self.message
+
 
 class MemoryUnavailable(MemoryError):
     """No usable answer: connection refused/reset, timeout, 5xx after retries,
@@ -149,10 +154,15 @@ class MemoryClient:
     def health(self, *, deadline: float | None = None) -> bool:
         """True when the service answers its health route with a 2xx."""
         try:
-            self._call("health check", "GET", "/api/v1/health", retry=True, deadline=deadline, auth=False)
+            self.check_health(deadline=deadline)
         except MemoryError:
             return False
         return True
+
+    def check_health(self, *, deadline: float | None = None) -> None:
+        """Raise the MemoryError that says why the health route gave no 2xx
+        (`status` 0: no answer at all)."""
+        self._call("health check", "GET", "/api/v1/health", retry=True, deadline=deadline, auth=False)
 
     def register_scope(self, path: str, *, deadline: float | None = None) -> ScopeNode:
         body = RegisterScopeRequest(path=path).model_dump(by_alias=True, exclude_none=True)
