@@ -27,18 +27,18 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # report.py, figures.py, machine.py beside this script
-import report  # noqa: E402
-from figures import Figure, repeat  # noqa: E402
+import report
+from figures import Figure, repeat
 
-from lumente_cli.memory import facts as F  # noqa: E402
-from lumente_cli.agent_memory.client import MemoryClient  # noqa: E402
-from lumente_cli.memory.backend import embedded_client  # noqa: E402
-from lumente_cli.memory.inspection import current_facts  # noqa: E402
-from lumente_cli.memory.pseudonym import scope_of  # noqa: E402
-from lumente_cli.memory.recall import facts_of  # noqa: E402
-from lumente_cli.agent_memory.wire import FactsRequest  # noqa: E402
-from lumente_cli.memory.writer import ENTITY_TYPE, MEMORY_CATEGORY, entity_name  # noqa: E402
-from lumente_cli.parts import PARTS  # noqa: E402
+from lumente_cli.memory import facts as F
+from lumente_cli.agent_memory.client import MemoryClient
+from lumente_cli.memory.backend import embedded_client
+from lumente_cli.memory.inspection import current_facts
+from lumente_cli.memory.pseudonym import scope_of
+from lumente_cli.memory.recall import facts_of
+from lumente_cli.agent_memory.wire import FactsRequest
+from lumente_cli.memory.writer import ENTITY_TYPE, MEMORY_CATEGORY, entity_name
+from lumente_cli.parts import PARTS
 
 SECTION = "recall"
 CONTEXT = "lumente"

@@ -82,7 +82,7 @@ def run_checks(*, verbose: bool = False, online: bool = False) -> list[Check]:
     for name, check in CHECKS:
         try:
             results.extend(check(ctx))
-        except Exception as exc:  # a check must never take doctor down with it
+        except Exception as exc:  # noqa: BLE001 - a check must never take doctor down with it
             results.append(fail(name, f"the check itself failed ({type(exc).__name__}: {exc}).",
                                 "This is a bug in Lumente; run with LUMENTE_DEBUG=1 and report it."))
             if os.environ.get("LUMENTE_DEBUG"):
@@ -382,7 +382,7 @@ def _check_claude_online(api_key: str, model: str) -> Iterable[Check]:
     try:
         client.messages.create(model=model, max_tokens=16, output_config={"effort": effort},
                                messages=[{"role": "user", "content": "Reply with the single word: ok"}])
-    except Exception as exc:  # noqa: BLE001 - SDK errors are described; anything else is a bug below
+    except Exception as exc:  # SDK errors are described; anything else is a bug below
         failure = describe_api_error(exc, model=model)
         if failure is None:
             raise

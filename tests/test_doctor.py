@@ -116,7 +116,7 @@ def test_an_unreachable_memory_url_fails_with_a_fix_and_quickly():
 
 def test_a_memory_url_that_is_not_an_agent_memory_service_fails_with_its_status():
     class NotMemory(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - the handler's name
+        def do_GET(self) -> None:
             body = b'{"message": "no such route"}'
             self.send_response(404)
             self.send_header("Content-Length", str(len(body)))
@@ -273,7 +273,7 @@ class _Bridge(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(reply.body)
 
-    do_GET = do_POST = do_PUT = do_DELETE = _serve
+    do_GET = do_POST = do_PUT = do_DELETE = _serve  # noqa: N815 - http.server's naming
 
     def log_message(self, *args: object) -> None:
         pass
@@ -338,7 +338,7 @@ def test_an_old_python_fails(monkeypatch):
 def test_a_check_that_crashes_becomes_a_failing_line(monkeypatch):
     from lumente_cli import doctor as doctor_mod
 
-    def explode(ctx):  # noqa: ANN001
+    def explode(ctx):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(doctor_mod, "CHECKS", (*doctor_mod.CHECKS[:-1], ("concepts", explode)))

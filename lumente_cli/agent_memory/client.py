@@ -28,8 +28,6 @@ import re
 import time
 import uuid
 from collections.abc import Callable
-from datetime import datetime
-from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -54,6 +52,7 @@ from lumente_cli.agent_memory.wire import (
     ScopeNode,
     Whoami,
 )
+from lumente_cli.timeutil import parse_stamp
 
 __all__ = [
     "MemoryAuthError", "MemoryClient", "MemoryConflict", "MemoryError", "MemoryForbidden",
@@ -112,8 +111,9 @@ def _q(value: str) -> str:
 
 
 def _instant(text: str) -> tuple[int, float, str]:
+    """A sort key: readable times in time order, then anything else."""
     try:
-        return (0, datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp(), text)
+        return (0, parse_stamp(text).timestamp(), text)
     except ValueError:
         return (1, 0.0, text)
 

@@ -13,11 +13,12 @@ service's generated OpenAPI (`components.schemas.*Json`).
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
+
+from lumente_cli.timeutil import parse_instant, parse_stamp
 
 InferMode = Literal["full", "triples", "preview", "none"]
 MemoryCategory = Literal["identity", "knowledge", "context"]
@@ -29,7 +30,7 @@ def _iso_instant(text: str) -> str:
     """A timestamp from the service must be one: Lumente sorts and compares them, and a
     server that sends 'yesterday' has sent a malformed response, not a fact."""
     try:
-        datetime.fromisoformat(text.replace("Z", "+00:00"))
+        parse_stamp(text)
     except ValueError:
         raise ValueError(f"{text[:40]!r} is not an ISO 8601 timestamp") from None
     return text
@@ -157,17 +158,6 @@ class FactsRequest(_Request):
                 if path not in out:
                     out.append(path)
         return out
-
-
-def parse_instant(raw: str) -> datetime:
-    """An RFC 3339 timestamp with a zone (`Z` or an offset); ValueError otherwise."""
-    try:
-        value = datetime.fromisoformat(raw.strip())
-    except ValueError:
-        raise ValueError(f"{raw!r} is not an RFC 3339 timestamp") from None
-    if value.tzinfo is None:
-        raise ValueError(f"{raw!r} has no time zone (add Z or an offset)")
-    return value
 
 
 # --------------------------------------------------------------- /facts out

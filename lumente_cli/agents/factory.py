@@ -1,6 +1,6 @@
 """Choosing the provider for a session: Claude when configured, else offline.
 
-The anthropic SDK costs about two seconds to import, so it is imported here,
+The anthropic SDK is slow to import (docs/benchmarks.md), so it is imported here,
 inside the Claude branch, and nowhere a command that stays offline can reach.
 """
 
@@ -28,6 +28,7 @@ from lumente_cli.settings import Settings
 from lumente_cli.text import slug
 
 if TYPE_CHECKING:
+    import anthropic
     from rich.console import Console
 
     from lumente_cli.workspace import Workspace
@@ -53,7 +54,7 @@ def _require_key(settings: Settings) -> None:
         )
 
 
-def _client(settings: Settings):  # -> anthropic.Anthropic
+def _client(settings: Settings) -> anthropic.Anthropic:
     from lumente_cli.agents.claude import make_anthropic_client
 
     return make_anthropic_client(api_key=settings["anthropic_api_key"])

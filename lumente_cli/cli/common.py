@@ -136,7 +136,7 @@ def handle_errors(func: F) -> F:
             # The reader went away (e.g. `| head`): nothing more to say to it.
             sys.stderr.close()
             raise typer.Exit(int(ExitCode.OK)) from None
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
             known = environment_failure(exc)
             if known is not None:
                 report_error(*known)

@@ -74,7 +74,7 @@ def _publish_once(path: Path, secret: bytes) -> bytes:
 def default_sign_in() -> str:
     try:
         return getpass.getuser()
-    except Exception:  # no user name in this environment (e.g. a bare container)
+    except Exception:  # noqa: BLE001 - no user name in this environment (e.g. a bare container)
         return "learner"
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from lumente_cli.agent_memory.client import MemoryClient
     from lumente_cli.agent_memory.wire import AttributeDetail
 
-JUST_BEFORE = timedelta(microseconds=1)  # times carry microseconds (engine/timefmt.py)
+JUST_BEFORE = timedelta(microseconds=1)  # times carry microseconds (timeutil.format_time)
 
 
 def replaced_rows(

@@ -12,12 +12,12 @@ from rich.console import Console
 from rich.text import Text
 
 from lumente_cli.agents.contracts import MAX_ANSWER_CHARS
-
-# The longest line worth reading whole: the longest answer, in the widest UTF-8, and its line end.
-MAX_LINE_BYTES = 4 * MAX_ANSWER_CHARS + 2
 from lumente_cli.errors import UsageError
 from lumente_cli.session import MAX_SCORE
 from lumente_cli.text import sanitize
+
+# The longest line worth reading whole: the longest answer, in the widest UTF-8, and its line end.
+MAX_LINE_BYTES = 4 * MAX_ANSWER_CHARS + 2
 
 HELP_WORDS = frozenset({"?", "help"})
 

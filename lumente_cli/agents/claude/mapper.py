@@ -103,7 +103,7 @@ def map_concept(client: anthropic.Anthropic, *, model: str, inp: MapInput, usage
             messages = _retry_messages(request, previous, exc)
             if exc.kind == "cut_off":
                 max_tokens = MAX_TOKENS_RETRY
-        except Exception as exc:  # noqa: BLE001 - only SDK errors are handled; the rest re-raise
+        except Exception as exc:  # only SDK errors are handled; the rest re-raise
             failure = describe_api_error(exc, model=model)
             if failure is None:
                 raise
