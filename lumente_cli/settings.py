@@ -11,6 +11,7 @@ from typing import Literal
 
 from lumente_cli import paths
 from lumente_cli.errors import UsageError
+from lumente_cli.toml_writer import basic_string
 
 Source = Literal["default", "config", "env"]
 
@@ -116,6 +117,8 @@ def check_value(setting: Setting, value: str, *, where: str) -> None:
                          hint=explain)
     if any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in value):
         raise UsageError(f"{where}: {setting.key} must not contain control characters.", hint=explain)
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):  # an argument or variable whose bytes are not UTF-8
+        raise UsageError(f"{where}: {setting.key} is not valid text (bytes that are not UTF-8).", hint=explain)
     if setting.key == "memory_context" and value and not _CONTEXT.match(value):
         raise UsageError(f"{where}: memory_context must be 1-64 letters, digits, '_' or '-' (got {shown}).",
                          hint="For example lumente (the default); the memory service's contexts use these ids.")
@@ -166,14 +169,7 @@ def write_setting(key: str, value: str) -> Path:
     else:
         data[key] = value
     lines = ["# Lumente settings. `lumente config show` explains each one.\n"]
-    lines += [f"{k} = {toml_string(v)}\n" for k, v in sorted(data.items())]
+    lines += [f"{k} = {basic_string(v)}\n" for k, v in sorted(data.items())]
     paths.write_private_file(path, "".join(lines).encode())
     return path
 
-
-def toml_string(value: str) -> str:
-    escaped = (
-        value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
-    )
-    escaped = "".join(c if ord(c) >= 0x20 and c != "\x7f" else f"\\u{ord(c):04x}" for c in escaped)
-    return f'"{escaped}"'

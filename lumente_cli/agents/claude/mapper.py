@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lumente_cli.agents.claude import prompting, toml_writer
+from lumente_cli import toml_writer
+from lumente_cli.agents.claude import prompting
 from lumente_cli.agents.claude.client import (
     CONNECT_TIMEOUT_SECONDS,
     MAPPER_TIMEOUT_SECONDS,
