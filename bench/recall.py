@@ -10,7 +10,7 @@ read measured in the same run:
   needed (the app's bounded read of one older row);
 * `memory show` (`current_facts`): each value and the one it replaced;
 * an entity read `asOf` halfway back;
-* the history of one key, which returns every row by contract (§3.3).
+* the history of one key, which returns every row by contract (docs/spec/agent-memory-contract.md §3.3).
 
 The largest size is held to within 3x of the 10-row case.
 

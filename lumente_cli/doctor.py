@@ -280,8 +280,7 @@ def check_memory(ctx: Context) -> Iterable[Check]:
 
 
 def _check_remote(backend: MemoryBackend) -> Iterable[Check]:
-    from lumente_cli.agent_memory.client import MemoryAuthError, MemoryError, MemoryForbidden
-    from lumente_cli.memory.backend import REMOTE_TIMEOUT_S
+    from lumente_cli.agent_memory.client import REMOTE_TIMEOUT_S, MemoryAuthError, MemoryError, MemoryForbidden
     from lumente_cli.text import redact_url
 
     url, context, api_key = backend.url, backend.context, backend.api_key

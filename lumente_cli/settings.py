@@ -40,7 +40,6 @@ SETTINGS: tuple[Setting, ...] = (
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 _URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.IGNORECASE)
-_CONTEXT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # the contract's context id
 
 # Environment variables Lumente reads that are not settings; the man page and
 # docs/configuration.md list them with the settings' own variables.
@@ -119,12 +118,18 @@ def check_value(setting: Setting, value: str, *, where: str) -> None:
         raise UsageError(f"{where}: {setting.key} must not contain control characters.", hint=explain)
     if any(0xD800 <= ord(c) <= 0xDFFF for c in value):  # an argument or variable whose bytes are not UTF-8
         raise UsageError(f"{where}: {setting.key} is not valid text (bytes that are not UTF-8).", hint=explain)
-    if setting.key == "memory_context" and value and not _CONTEXT.match(value):
+    if setting.key == "memory_context" and value and not _is_context_id(value):
         raise UsageError(f"{where}: memory_context must be 1-64 letters, digits, '_' or '-' (got {shown}).",
                          hint="For example lumente (the default); the memory service's contexts use these ids.")
     if setting.key == "memory_url" and value and not _URL.match(value):
         raise UsageError(f"{where}: memory_url must be an http:// or https:// URL (got {shown}).",
                          hint="For example https://abc123.spectron.cloud, or empty for embedded memory.")
+
+
+def _is_context_id(value: str) -> bool:
+    from lumente_cli.agent_memory.wire import CONTEXT_ID  # only for a context someone set
+
+    return CONTEXT_ID.match(value) is not None
 
 
 @dataclass(frozen=True)
@@ -133,9 +138,6 @@ class Settings:
     config_path: Path
 
     def __getitem__(self, key: str) -> str:
-        return self.values[key].value
-
-    def get(self, key: str) -> str:
         return self.values[key].value
 
 

@@ -2,7 +2,8 @@
 engine, and the embedded engine (through an in-process transport; the
 memory package's backend wires that up, so this protocol never imports the engine).
 
-Behaviour (contract §1):
+Behaviour (contract §1, that is docs/spec/agent-memory-contract.md; "contract §n"
+cites it throughout the memory wings):
 * Headers: `Accept: application/json`, `User-Agent: lumente/<version>`,
   `Authorization: Bearer …` only when there is an API key (never on health),
   and an `Idempotency-Key` on every POST (the caller's key for `/facts`, a
@@ -63,6 +64,8 @@ M = TypeVar("M", bound=BaseModel)
 _SCOPE_LIST = TypeAdapter(list[ScopeNode])
 _BEARER = re.compile(r"(?i)(bearer\s+)\S+")
 _RAW_TEXT_MAX = 200
+# Each attempt's limit on a remote service (a session's memory budgets cut it shorter).
+REMOTE_TIMEOUT_S = 5.0
 
 
 class MemoryError(Exception):  # noqa: A001 - the name other modules import
@@ -400,7 +403,7 @@ def _display_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
-def remote_client(url: str, *, context: str, api_key: str | None, timeout: float = 5.0,
+def remote_client(url: str, *, context: str, api_key: str | None, timeout: float = REMOTE_TIMEOUT_S,
                   transport: httpx2.BaseTransport | None = None) -> MemoryClient:
     """A client for an Agent Memory service (or `lumente memory serve`) at `url`."""
     base = url.strip().rstrip("/")

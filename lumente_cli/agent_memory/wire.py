@@ -1,18 +1,19 @@
 """The Agent Memory wire shapes Lumente uses, written by hand from the contract.
 
-Two casing rules meet here (contract §1.6): `/facts` request bodies are
+Two casing rules meet here (docs/spec/agent-memory-contract.md §1.6, cited below as "contract §n"): `/facts` request bodies are
 snake_case, every response is camelCase. Response models accept either
 spelling (aliases + `populate_by_name`) and ignore fields they do not know, so
 a newer service that adds fields does not break the client. Request models
 forbid unknown fields: the embedded engine validates incoming bodies with the
 same classes and answers 400 naming the stray field.
 
-`tests/memory/test_wire_schema.py` checks every model here against the
+`tests/memory/test_memory_wire_schema.py` checks every model here against the
 service's generated OpenAPI (`components.schemas.*Json`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
@@ -24,6 +25,8 @@ InferMode = Literal["full", "triples", "preview", "none"]
 MemoryCategory = Literal["identity", "knowledge", "context"]
 TurnRole = Literal["user", "assistant", "system", "tool"]
 Grants = dict[str, list[str]]
+# A context id, the `{ctx}` of every route (contract §1.1).
+CONTEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 def _iso_instant(text: str) -> str:

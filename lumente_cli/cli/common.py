@@ -51,7 +51,7 @@ def out_console() -> Console:
 
 
 def err_console(*, quiet_ok: bool = True) -> Console:
-    """Prompts, spinners, notices. Errors use `error_console`, which -q never silences."""
+    """Prompts, spinners, notices. Errors go through `report_error`, which -q never silences."""
     g = globals_of()
     return make_console(stderr=True, no_color=g.no_color, quiet=g.quiet and quiet_ok)
 

@@ -17,9 +17,9 @@ from lumente_cli.store import LocalStore
 from lumente_cli.store.memory_log import OutboxFact
 
 # What a session may spend on memory, in the worst case (docs/serve.md has the
-# fault cases): recall 1.5 s (PRODUCT.md §5), then writing 2.0 s, or 1.0 s when
-# recall already found memory unreachable this session. What is not written in
-# time waits in the outbox for the next run or `lumente memory sync`.
+# fault cases): recall, then writing, with less for writing when recall already
+# found memory unreachable this session. What is not written in time waits in
+# the outbox for the next run or `lumente memory sync`.
 RECALL_BUDGET_S = 1.5
 WRITE_BUDGET_S = 2.0
 WRITE_BUDGET_AFTER_FAILED_RECALL_S = 1.0
