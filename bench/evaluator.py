@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "corpus"
@@ -36,6 +37,9 @@ HOLDOUT_SHARE = 3  # in tenths
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # report.py beside this script
 import report  # noqa: E402
+
+if TYPE_CHECKING:
+    from lumente_cli.concepts.library import Library
 
 try:
     from lumente_cli.agents.contracts import EvaluateInput, Shown
@@ -68,7 +72,7 @@ def load_corpus() -> list[Case]:
     return cases
 
 
-def generated_cases(library) -> list[Case]:
+def generated_cases(library: Library) -> list[Case]:
     """Pasting back what the session showed: never understanding, always missing."""
     cases = []
     for cid in library.ids():
@@ -91,7 +95,7 @@ def generated_cases(library) -> list[Case]:
     return cases
 
 
-def offline_judge(library) -> Callable[[Case], str]:
+def offline_judge(library: Library) -> Callable[[Case], str]:
     from lumente_cli.agents.offline import OfflineAgents
 
     agents = {cid: OfflineAgents(library.resolve(cid)) for cid in library.ids()}
@@ -103,7 +107,7 @@ def offline_judge(library) -> Callable[[Case], str]:
     return judge
 
 
-def claude_judge(library) -> Callable[[Case], str]:
+def claude_judge(library: Library) -> Callable[[Case], str]:
     from lumente_cli import settings as lumente_settings
     from lumente_cli.agents.factory import make_agents
 
@@ -165,7 +169,7 @@ HEADLINE = [
 ]
 
 
-def _cell(value, unit: str) -> str:
+def _cell(value: float | None, unit: str) -> str:
     return "—" if value is None else f"{value}{unit}"
 
 

@@ -16,10 +16,10 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other bench modules, beside this one
-from figures import Figure  # noqa: E402
-from processes import LUMENTE, PY, clean_env, run  # noqa: E402
-from session import fresh_copy, played_home  # noqa: E402
-from startup import HERE, SOLID  # noqa: E402
+from figures import Figure
+from processes import LUMENTE, PY, clean_env, run
+from session import fresh_copy, played_home
+from startup import HERE, SOLID
 
 MANY_FACTS = 10_000
 

@@ -10,7 +10,7 @@ read measured in the same run:
   needed (the app's bounded read of one older row);
 * `memory show` (`current_facts`): each value and the one it replaced;
 * an entity read `asOf` halfway back;
-* the history of one key, which returns every row by contract (§3.3).
+* the history of one key, which returns every row by contract (docs/spec/agent-memory-contract.md §3.3).
 
 The largest size is held to within 3x of the 10-row case.
 
@@ -27,18 +27,18 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # report.py, figures.py, machine.py beside this script
-import report  # noqa: E402
-from figures import Figure, repeat  # noqa: E402
+import report
+from figures import Figure, repeat
 
-from lumente_cli.memory import facts as F  # noqa: E402
-from lumente_cli.agent_memory.client import MemoryClient  # noqa: E402
-from lumente_cli.memory.backend import embedded_client  # noqa: E402
-from lumente_cli.memory.inspection import current_facts  # noqa: E402
-from lumente_cli.memory.pseudonym import scope_of  # noqa: E402
-from lumente_cli.memory.recall import facts_of  # noqa: E402
-from lumente_cli.agent_memory.wire import FactsRequest  # noqa: E402
-from lumente_cli.memory.writer import ENTITY_TYPE, MEMORY_CATEGORY, entity_name  # noqa: E402
-from lumente_cli.parts import PARTS  # noqa: E402
+from lumente_cli.memory import facts as F
+from lumente_cli.agent_memory.client import MemoryClient
+from lumente_cli.memory.backend import embedded_client
+from lumente_cli.memory.inspection import current_facts
+from lumente_cli.memory.pseudonym import scope_of
+from lumente_cli.memory.recall import facts_of
+from lumente_cli.agent_memory.wire import FactsRequest
+from lumente_cli.memory.writer import ENTITY_TYPE, MEMORY_CATEGORY, entity_name
+from lumente_cli.parts import PARTS
 
 SECTION = "recall"
 CONTEXT = "lumente"

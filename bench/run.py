@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the section modules, beside this one
-from report import finish, load_average  # noqa: E402
+from report import finish, load_average
 
 SECTIONS = ("startup", "session", "recall", "writes", "serve", "footprint")
 MODULES = {"startup": "startup", "session": "session", "recall": "recall", "writes": "writes",

@@ -40,8 +40,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/machine.py, beside this script
-from figures import Figure  # noqa: E402
-from machine import describe  # noqa: E402
+from figures import Figure
+from machine import describe
 from typing import Any
 
 import httpx2

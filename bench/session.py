@@ -26,9 +26,9 @@ import tomllib
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other bench modules, beside this one
-from figures import Figure  # noqa: E402
-from processes import LUMENTE, clean_env, run  # noqa: E402
-from startup import SOLID, play_session  # noqa: E402
+from figures import Figure
+from processes import LUMENTE, clean_env, run
+from startup import SOLID, play_session
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))

@@ -20,8 +20,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other bench modules, beside this one
-from figures import Figure  # noqa: E402
-from processes import LUMENTE, PY, clean_env, run  # noqa: E402
+from figures import Figure
+from processes import LUMENTE, PY, clean_env, run
 
 HERE = Path(__file__).resolve().parent
 TARGET_RATIO = 1.25

@@ -26,17 +26,17 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # report.py, figures.py, machine.py beside this script
-import report  # noqa: E402
-from figures import Figure, repeat  # noqa: E402
+import report
+from figures import Figure, repeat
 
-from lumente_cli.memory import facts as F  # noqa: E402
-from lumente_cli.memory.backend import MemoryBackend  # noqa: E402
-from lumente_cli.memory.recall import facts_of  # noqa: E402
-from lumente_cli.memory.service import LearnerMemory  # noqa: E402
-from lumente_cli.memory.writer import ENTITY_TYPE  # noqa: E402
-from lumente_cli.parts import PARTS  # noqa: E402
-from lumente_cli.session.engine import PartProgress, SessionState  # noqa: E402
-from lumente_cli.store import LocalStore  # noqa: E402
+from lumente_cli.memory import facts as F
+from lumente_cli.memory.backend import MemoryBackend
+from lumente_cli.memory.recall import facts_of
+from lumente_cli.memory.service import LearnerMemory
+from lumente_cli.memory.writer import ENTITY_TYPE
+from lumente_cli.parts import PARTS
+from lumente_cli.session.engine import PartProgress, SessionState
+from lumente_cli.store import LocalStore
 
 SECTION = "writes"
 SEED_POST = "/work/shared/seeds/lumente-agent-memory-post.txt"

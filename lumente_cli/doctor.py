@@ -21,15 +21,17 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from lumente_cli import paths as paths_mod
 from lumente_cli import settings as settings_mod
 from lumente_cli.errors import LumenteError
 
+if TYPE_CHECKING:
+    from lumente_cli.memory.backend import MemoryBackend
+
 Status = Literal["ok", "warn", "fail"]
 MIN_PYTHON = (3, 11)
-REMOTE_TIMEOUT_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,7 @@ def run_checks(*, verbose: bool = False, online: bool = False) -> list[Check]:
     for name, check in CHECKS:
         try:
             results.extend(check(ctx))
-        except Exception as exc:  # a check must never take doctor down with it
+        except Exception as exc:  # noqa: BLE001 - a check must never take doctor down with it
             results.append(fail(name, f"the check itself failed ({type(exc).__name__}: {exc}).",
                                 "This is a bug in Lumente; run with LUMENTE_DEBUG=1 and report it."))
             if os.environ.get("LUMENTE_DEBUG"):
@@ -171,8 +173,8 @@ def _env_problem() -> str | None:
 
 
 def check_database(ctx: Context) -> Iterable[Check]:
-    from lumente_cli.store.db import schema_version
     from lumente_cli.store.migrations import MIGRATIONS
+    from lumente_cli.store.readonly import connect_read_only, database_condition
 
     path = ctx.paths.database
     if not path.exists():
@@ -180,23 +182,21 @@ def check_database(ctx: Context) -> Iterable[Check]:
         return
     moved = "Move the file aside (Lumente starts a fresh one) or restore it from a backup."
     try:
-        con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        con = connect_read_only(path)
     except sqlite3.Error as exc:
         yield fail("database", f"{path} cannot be opened ({exc}).", "Check the file's permissions.")
         return
     try:
-        integrity = [r[0] for r in con.execute("PRAGMA integrity_check(5)")]
-        version = schema_version(con)
-        journal = con.execute("PRAGMA journal_mode").fetchone()[0]
+        condition = database_condition(con)
     except sqlite3.DatabaseError as exc:
         yield fail("database", f"{path} is damaged or not a Lumente database ({exc}).", moved)
         return
     finally:
         con.close()
-    if integrity != ["ok"]:
-        yield fail("database", f"{path} failed its integrity check: {'; '.join(integrity)[:300]}.", moved)
+    if not condition.intact:
+        yield fail("database", f"{path} failed its integrity check: {'; '.join(condition.integrity)[:300]}.", moved)
         return
-    known = len(MIGRATIONS)
+    version, known = condition.schema_version, len(MIGRATIONS)
     if version > known:
         yield fail("database", f"{path} has schema {version}, newer than this Lumente knows ({known}).",
                    "Upgrade Lumente (`pip install --upgrade lumente`).")
@@ -207,6 +207,7 @@ def check_database(ctx: Context) -> Iterable[Check]:
                    f"chmod 600 {path}")
         return
     size = f", {path.stat().st_size // 1024} KB" if ctx.verbose else ""
+    journal = condition.journal_mode
     detail = f"{path}: integrity ok, schema {version} of {known}, journal {journal}{size}"
     if journal.lower() != "wal":
         yield warn("database", detail + " (expected WAL).", "Any `lumente` command that writes turns WAL back on.")
@@ -217,27 +218,27 @@ def check_database(ctx: Context) -> Iterable[Check]:
 
 
 def check_outbox(ctx: Context) -> Iterable[Check]:
+    from lumente_cli.store.readonly import connect_read_only, outbox_state
+
     path = ctx.paths.database
     if not path.exists():
         yield ok("outbox", "empty (no database yet).")
         return
     try:
-        con = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        con = connect_read_only(path)
         try:
-            pending, last_error = con.execute(
-                "SELECT COUNT(*), (SELECT last_error FROM memory_fact WHERE delivered_at IS NULL "
-                "AND last_error IS NOT NULL ORDER BY rowid DESC LIMIT 1) "
-                "FROM memory_fact WHERE delivered_at IS NULL").fetchone()
+            outbox = outbox_state(con)
         finally:
             con.close()
     except sqlite3.DatabaseError as exc:
         yield fail("outbox", f"cannot be read ({exc}).", "See the database check above.")
         return
-    if pending == 0:
+    if outbox.pending == 0:
         yield ok("outbox", "empty: every memory fact is delivered.")
         return
-    why = f" (last error: {last_error})" if last_error else ""
-    yield warn("outbox", f"{pending} memory fact{'s' if pending != 1 else ''} waiting to be delivered{why}.",
+    why = f" (last error: {outbox.last_error})" if outbox.last_error else ""
+    yield warn("outbox", f"{outbox.pending} memory fact{'s' if outbox.pending != 1 else ''} waiting to be "
+                         f"delivered{why}.",
                "Run `lumente memory sync` (the next practice session also retries them).")
 
 
@@ -275,56 +276,54 @@ def check_memory(ctx: Context) -> Iterable[Check]:
         yield ok("memory", f"embedded at {db}: healthy, {len(scopes)} scope{'s' if len(scopes) != 1 else ''}, "
                            f"{ms:.0f} ms.")
         return
-    yield from _check_remote(ctx, backend.url, backend.context, backend.api_key)
+    yield from _check_remote(backend)
 
 
-def _check_remote(ctx: Context, url: str, context: str, api_key: str) -> Iterable[Check]:
-    import httpx2
-
-    from lumente_cli.agent_memory.client import MemoryAuthError, MemoryError, MemoryForbidden, remote_client
-
+def _check_remote(backend: MemoryBackend) -> Iterable[Check]:
+    from lumente_cli.agent_memory.client import REMOTE_TIMEOUT_S, MemoryAuthError, MemoryError, MemoryForbidden
     from lumente_cli.text import redact_url
 
+    url, context, api_key = backend.url, backend.context, backend.api_key
     shown = redact_url(url)  # a password or token in the URL is never printed
-    health_url = f"{url}/api/v1/health"
-    start = time.perf_counter()
     try:
-        with httpx2.Client(timeout=REMOTE_TIMEOUT_S, follow_redirects=False) as http:
-            resp = http.get(health_url)
-    except httpx2.HTTPError as exc:
-        reason = (str(exc).strip() or type(exc).__name__).replace(url, shown)
-        yield fail("memory", f"remote memory at {shown} is unreachable: GET /api/v1/health failed ({reason}).",
-                   "Check memory_url (`lumente config show`) and that the service is running "
-                   "(`lumente memory serve` for a local one), or `lumente config unset memory_url` "
-                   "for embedded memory.")
-        return
-    ms = (time.perf_counter() - start) * 1000
-    if not 200 <= resp.status_code < 300:
-        yield fail("memory", f"remote memory at {shown}: GET /api/v1/health answered {resp.status_code} "
-                             f"after {ms:.0f} ms.",
-                   "Check memory_url points at an Agent Memory service (`lumente config show`).")
-        return
-    client = remote_client(url, context=context, api_key=api_key or None, timeout=REMOTE_TIMEOUT_S)
-    try:
-        scopes = client.list_scopes(deadline=time.monotonic() + REMOTE_TIMEOUT_S)
-    except (MemoryAuthError, MemoryForbidden) as exc:
-        have = "is set" if api_key else "is not set"
-        yield fail("memory", f"remote memory at {shown} is up ({ms:.0f} ms) but refused an authenticated read "
-                             f"(memory_api_key {have}): {exc.message}.",
-                   "Set a valid key: `lumente config set memory_api_key` (or LUMENTE_MEMORY_API_KEY).")
-        return
-    except MemoryError as exc:
-        yield fail("memory", f"remote memory at {shown} is up ({ms:.0f} ms) but reading scopes failed: {exc.message}.",
-                   f"Check memory_context ({context!r}) and the service's logs.")
-        return
+        client = backend.client()
+        start = time.perf_counter()
+        try:
+            client.check_health(deadline=time.monotonic() + REMOTE_TIMEOUT_S)
+        except MemoryError as exc:
+            ms = (time.perf_counter() - start) * 1000
+            if exc.status:
+                yield fail("memory", f"remote memory at {shown}: GET /api/v1/health answered {exc.status} "
+                                     f"after {ms:.0f} ms ({exc.reason.replace(url, shown)}).",
+                           "Check memory_url points at an Agent Memory service (`lumente config show`).")
+            else:
+                yield fail("memory", f"remote memory at {shown} is unreachable: {exc.reason.replace(url, shown)}.",
+                           "Check memory_url (`lumente config show`) and that the service is running "
+                           "(`lumente memory serve` for a local one), or `lumente config unset memory_url` "
+                           "for embedded memory.")
+            return
+        ms = (time.perf_counter() - start) * 1000
+        try:
+            scopes = client.list_scopes(deadline=time.monotonic() + REMOTE_TIMEOUT_S)
+        except (MemoryAuthError, MemoryForbidden) as exc:
+            have = "is set" if api_key else "is not set"
+            yield fail("memory", f"remote memory at {shown} is up ({ms:.0f} ms) but refused an authenticated read "
+                                 f"(memory_api_key {have}): {exc.message}.",
+                       "Set a valid key: `lumente config set memory_api_key` (or LUMENTE_MEMORY_API_KEY).")
+            return
+        except MemoryError as exc:
+            yield fail("memory", f"remote memory at {shown} is up ({ms:.0f} ms) but reading scopes failed: "
+                                 f"{exc.message}.",
+                       f"Check memory_context ({context!r}) and the service's logs.")
+            return
     finally:
-        client.close()
+        backend.close()
     yield ok("memory", f"remote at {shown} (context {context}): healthy in {ms:.0f} ms; the key can read "
                        f"({len(scopes)} scope{'s' if len(scopes) != 1 else ''}).")
 
 
 def check_learner(ctx: Context) -> Iterable[Check]:
-    from lumente_cli.memory.pseudonym import pseudonym
+    from lumente_cli.memory.pseudonym import MIN_SECRET_BYTES, pseudonym
 
     secret = ctx.paths.secret
     sign_in = ctx.settings["sign_in"]
@@ -335,7 +334,7 @@ def check_learner(ctx: Context) -> Iterable[Check]:
         return
     mode = stat.S_IMODE(secret.stat().st_mode)
     data = secret.read_bytes()
-    if len(data) < 16:
+    if len(data) < MIN_SECRET_BYTES:
         yield fail("learner", f"{secret} is too short to be a secret Lumente made.",
                    "Restore it from a backup; deleting it gives you a new pseudonym (memory will not know you).")
         return
@@ -382,7 +381,7 @@ def _check_claude_online(api_key: str, model: str) -> Iterable[Check]:
     try:
         client.messages.create(model=model, max_tokens=16, output_config={"effort": effort},
                                messages=[{"role": "user", "content": "Reply with the single word: ok"}])
-    except Exception as exc:  # noqa: BLE001 - SDK errors are described; anything else is a bug below
+    except Exception as exc:  # SDK errors are described; anything else is a bug below
         failure = describe_api_error(exc, model=model)
         if failure is None:
             raise

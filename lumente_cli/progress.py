@@ -60,15 +60,15 @@ class ConceptProgress:
 
 
 def progress(store: LocalStore, learner_id: int, concept: str | None = None) -> list[ConceptProgress]:
-    rows = store.finished_sessions(learner_id, concept)
-    results = store.part_results([r["id"] for r in rows])
+    sessions = store.finished_sessions(learner_id, concept)
+    results = store.part_results([s.id for s in sessions])
     by_concept: dict[str, list[SessionPoint]] = {}
-    for r in rows:
-        parts = results[r["id"]]
-        by_concept.setdefault(r["concept"], []).append(
+    for s in sessions:
+        parts = results[s.id]
+        by_concept.setdefault(s.concept, []).append(
             SessionPoint(
-                session_id=r["id"], finished_at=r["finished_at"], prediction=r["prediction"], score=r["score"],
-                levels={p: int(parts[p]["new_level"]) for p in PARTS if p in parts},
+                session_id=s.id, finished_at=s.finished_at, prediction=s.prediction, score=s.score,
+                levels={p: parts[p].new_level for p in PARTS if p in parts},
             )
         )
     return [

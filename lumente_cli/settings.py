@@ -11,6 +11,7 @@ from typing import Literal
 
 from lumente_cli import paths
 from lumente_cli.errors import UsageError
+from lumente_cli.toml_writer import basic_string
 
 Source = Literal["default", "config", "env"]
 
@@ -39,7 +40,6 @@ SETTINGS: tuple[Setting, ...] = (
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 _URL = re.compile(r"^https?://[^\s/?#]+[^\s]*$", re.IGNORECASE)
-_CONTEXT = re.compile(r"^[A-Za-z0-9_-]{1,64}$")  # the contract's context id
 
 # Environment variables Lumente reads that are not settings; the man page and
 # docs/configuration.md list them with the settings' own variables.
@@ -116,12 +116,20 @@ def check_value(setting: Setting, value: str, *, where: str) -> None:
                          hint=explain)
     if any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in value):
         raise UsageError(f"{where}: {setting.key} must not contain control characters.", hint=explain)
-    if setting.key == "memory_context" and value and not _CONTEXT.match(value):
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):  # an argument or variable whose bytes are not UTF-8
+        raise UsageError(f"{where}: {setting.key} is not valid text (bytes that are not UTF-8).", hint=explain)
+    if setting.key == "memory_context" and value and not _is_context_id(value):
         raise UsageError(f"{where}: memory_context must be 1-64 letters, digits, '_' or '-' (got {shown}).",
                          hint="For example lumente (the default); the memory service's contexts use these ids.")
     if setting.key == "memory_url" and value and not _URL.match(value):
         raise UsageError(f"{where}: memory_url must be an http:// or https:// URL (got {shown}).",
                          hint="For example https://abc123.spectron.cloud, or empty for embedded memory.")
+
+
+def _is_context_id(value: str) -> bool:
+    from lumente_cli.agent_memory.wire import CONTEXT_ID  # only for a context someone set
+
+    return CONTEXT_ID.match(value) is not None
 
 
 @dataclass(frozen=True)
@@ -130,9 +138,6 @@ class Settings:
     config_path: Path
 
     def __getitem__(self, key: str) -> str:
-        return self.values[key].value
-
-    def get(self, key: str) -> str:
         return self.values[key].value
 
 
@@ -166,14 +171,7 @@ def write_setting(key: str, value: str) -> Path:
     else:
         data[key] = value
     lines = ["# Lumente settings. `lumente config show` explains each one.\n"]
-    lines += [f"{k} = {toml_string(v)}\n" for k, v in sorted(data.items())]
+    lines += [f"{k} = {basic_string(v)}\n" for k, v in sorted(data.items())]
     paths.write_private_file(path, "".join(lines).encode())
     return path
 
-
-def toml_string(value: str) -> str:
-    escaped = (
-        value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
-    )
-    escaped = "".join(c if ord(c) >= 0x20 and c != "\x7f" else f"\\u{ord(c):04x}" for c in escaped)
-    return f'"{escaped}"'

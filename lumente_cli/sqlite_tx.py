@@ -7,6 +7,10 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+# How long a connection waits for another's write lock before SQLite gives up with
+# "database is locked": long enough for any one Lumente transaction to finish.
+BUSY_TIMEOUT_S = 15.0
+
 
 @contextmanager
 def write_tx(con: sqlite3.Connection) -> Iterator[sqlite3.Connection]:

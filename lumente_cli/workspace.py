@@ -12,6 +12,8 @@ from lumente_cli import settings as settings_mod
 from lumente_cli.memory import pseudonym as pseudo
 
 if TYPE_CHECKING:
+    from lumente_cli.concepts.library import Library
+    from lumente_cli.memory.backend import MemoryBackend
     from lumente_cli.store import LocalStore
 
 
@@ -47,12 +49,12 @@ class Workspace:
     def scope(self) -> str:
         return pseudo.scope_of(self.pseudonym)
 
-    def memory_backend(self, *, disabled: bool = False):  # -> MemoryBackend
+    def memory_backend(self, *, disabled: bool = False) -> MemoryBackend:
         from lumente_cli.memory.backend import from_settings
 
         return from_settings(self.settings, self.paths, disabled=disabled)
 
-    def library(self):  # -> Library
+    def library(self) -> Library:
         from lumente_cli.concepts.library import load_default
 
         return load_default()

@@ -4,12 +4,8 @@ service: XDG dirs and LUMENTE_HOME point at tmp_path, Claude at a closed port.""
 from __future__ import annotations
 
 import signal
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))  # `from helpers import ...` from any test folder
 
 # A shell starts a background job (`pytest &`, a CI step without job control)
 # with SIGINT ignored, and an ignored signal stays ignored in every child: the

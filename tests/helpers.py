@@ -46,7 +46,7 @@ class Result:
         return [e["event"] for e in self.events()]
 
 
-def lumente(*args: str, input: bytes | str | None = None, env: dict[str, str] | None = None) -> Result:
+def lumente(*args: str, input: bytes | str | None = None, env: dict[str, str] | None = None) -> Result:  # noqa: A002 - subprocess.run's name
     """Invoke the real command tree in-process (stdin is never a terminal here)."""
     runner = CliRunner()
     data = input.encode() if isinstance(input, str) else input
@@ -66,7 +66,7 @@ def isolated_environ() -> dict[str, str]:
 
 
 def lumente_process(
-    *args: str, input: bytes | str | None = None, env: dict[str, str] | None = None, timeout: float = 60
+    *args: str, input: bytes | str | None = None, env: dict[str, str] | None = None, timeout: float = 60  # noqa: A002
 ) -> Result:
     """Run `python -m lumente_cli` as a real process, with the test's environment."""
     data = input.encode() if isinstance(input, str) else input
@@ -104,7 +104,7 @@ def data_dir() -> Path:
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
 
-def load_bench(name: str):  # noqa: ANN201 - a module
+def load_bench(name: str):  # -> a module
     """Import bench/<name>.py. The folder is on sys.path only while it loads (its
     modules import their siblings), so no bench module can stand in for a test
     helper of the same name afterwards."""

@@ -70,6 +70,7 @@ def test_verbose_show_explains_each_setting():
     (("set", "memory", "maybe"), "memory must be one of on, off"),
     (("set", "memory_url", "ftp://x"), "memory_url must be an http:// or https:// URL"),
     (("set", "model", "a\x1b[2Jb"), "must not contain control characters"),
+    (("set", "sign_in", "ad\udcffa"), "sign_in is not valid text"),  # a non-UTF-8 argument
     (("set", "provider"), "missing VALUE for provider"),
     (("unset", "nope"), "unknown setting 'nope'"),
 ])

@@ -300,7 +300,7 @@ def test_no_text_of_a_user_concept_reaches_the_terminal_raw_in_any_field():
     the coach: a session that shows each of them prints none of the controls."""
     import tomllib
 
-    from lumente_cli.agents.claude.toml_writer import dumps
+    from lumente_cli.toml_writer import dumps
 
     data = _poison(tomllib.loads(JWT))
     data["id"] = "evil"

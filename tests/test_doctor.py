@@ -114,6 +114,32 @@ def test_an_unreachable_memory_url_fails_with_a_fix_and_quickly():
     assert "memory_url" in memory["fix"]
 
 
+def test_a_memory_url_that_is_not_an_agent_memory_service_fails_with_its_status():
+    class NotMemory(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = b'{"message": "no such route"}'
+            self.send_response(404)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), NotMemory)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        code, doc, _ = doctor(env={"LUMENTE_MEMORY_URL": url})
+    finally:
+        server.shutdown()
+        server.server_close()
+    memory = one(doc, "memory")
+    assert code == 1 and memory["status"] == "fail"
+    assert memory["detail"].startswith(f"remote memory at {url}: GET /api/v1/health answered 404 after ")
+    assert "no such route" in memory["detail"] and "memory_url" in memory["fix"]
+
+
 def test_a_corrupt_database_fails_and_is_left_alone():
     db = paths.current().database
     db.parent.mkdir(parents=True)
@@ -247,7 +273,7 @@ class _Bridge(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(reply.body)
 
-    do_GET = do_POST = do_PUT = do_DELETE = _serve
+    do_GET = do_POST = do_PUT = do_DELETE = _serve  # noqa: N815 - http.server's naming
 
     def log_message(self, *args: object) -> None:
         pass
@@ -312,7 +338,7 @@ def test_an_old_python_fails(monkeypatch):
 def test_a_check_that_crashes_becomes_a_failing_line(monkeypatch):
     from lumente_cli import doctor as doctor_mod
 
-    def explode(ctx):  # noqa: ANN001
+    def explode(ctx):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(doctor_mod, "CHECKS", (*doctor_mod.CHECKS[:-1], ("concepts", explode)))

@@ -139,13 +139,6 @@ def test_levels_never_leave_one_to_five():
     assert high.parts[0].new_level == 5
 
 
-def test_levels_after_reports_new_levels_and_keeps_unfinished_ones():
-    state = advance(predicted(level=2), AnswerJudged(verdict="solid"))
-    after = state.levels_after()
-    assert after["supraordinate"] == 3
-    assert after["coordinate"] == 2
-
-
 # --- flow -------------------------------------------------------------------------------
 
 

@@ -2,7 +2,8 @@
 engine, and the embedded engine (through an in-process transport; the
 memory package's backend wires that up, so this protocol never imports the engine).
 
-Behaviour (contract §1):
+Behaviour (contract §1, that is docs/spec/agent-memory-contract.md; "contract §n"
+cites it throughout the memory wings):
 * Headers: `Accept: application/json`, `User-Agent: lumente/<version>`,
   `Authorization: Bearer …` only when there is an API key (never on health),
   and an `Idempotency-Key` on every POST (the caller's key for `/facts`, a
@@ -28,8 +29,6 @@ import re
 import time
 import uuid
 from collections.abc import Callable
-from datetime import datetime
-from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
@@ -54,6 +53,7 @@ from lumente_cli.agent_memory.wire import (
     ScopeNode,
     Whoami,
 )
+from lumente_cli.timeutil import parse_stamp
 
 __all__ = [
     "MemoryAuthError", "MemoryClient", "MemoryConflict", "MemoryError", "MemoryForbidden",
@@ -64,6 +64,8 @@ M = TypeVar("M", bound=BaseModel)
 _SCOPE_LIST = TypeAdapter(list[ScopeNode])
 _BEARER = re.compile(r"(?i)(bearer\s+)\S+")
 _RAW_TEXT_MAX = 200
+# Each attempt's limit on a remote service (a session's memory budgets cut it shorter).
+REMOTE_TIMEOUT_S = 5.0
 
 
 class MemoryError(Exception):  # noqa: A001 - the name other modules import
@@ -79,6 +81,11 @@ class MemoryError(Exception):  # noqa: A001 - the name other modules import
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def reason(self) -> str:
+        """The message without its leading `where: `, for a caller that names the place itself."""
+        return self.message.removeprefix(f"{self.where}: ") if self.where else self.message
 
 
 class MemoryUnavailable(MemoryError):
@@ -107,8 +114,9 @@ def _q(value: str) -> str:
 
 
 def _instant(text: str) -> tuple[int, float, str]:
+    """A sort key: readable times in time order, then anything else."""
     try:
-        return (0, datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp(), text)
+        return (0, parse_stamp(text).timestamp(), text)
     except ValueError:
         return (1, 0.0, text)
 
@@ -149,10 +157,15 @@ class MemoryClient:
     def health(self, *, deadline: float | None = None) -> bool:
         """True when the service answers its health route with a 2xx."""
         try:
-            self._call("health check", "GET", "/api/v1/health", retry=True, deadline=deadline, auth=False)
+            self.check_health(deadline=deadline)
         except MemoryError:
             return False
         return True
+
+    def check_health(self, *, deadline: float | None = None) -> None:
+        """Raise the MemoryError that says why the health route gave no 2xx
+        (`status` 0: no answer at all)."""
+        self._call("health check", "GET", "/api/v1/health", retry=True, deadline=deadline, auth=False)
 
     def register_scope(self, path: str, *, deadline: float | None = None) -> ScopeNode:
         body = RegisterScopeRequest(path=path).model_dump(by_alias=True, exclude_none=True)
@@ -390,7 +403,7 @@ def _display_url(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
 
 
-def remote_client(url: str, *, context: str, api_key: str | None, timeout: float = 5.0,
+def remote_client(url: str, *, context: str, api_key: str | None, timeout: float = REMOTE_TIMEOUT_S,
                   transport: httpx2.BaseTransport | None = None) -> MemoryClient:
     """A client for an Agent Memory service (or `lumente memory serve`) at `url`."""
     base = url.strip().rstrip("/")

@@ -1,35 +1,39 @@
 """The Agent Memory wire shapes Lumente uses, written by hand from the contract.
 
-Two casing rules meet here (contract §1.6): `/facts` request bodies are
+Two casing rules meet here (docs/spec/agent-memory-contract.md §1.6, cited below as "contract §n"): `/facts` request bodies are
 snake_case, every response is camelCase. Response models accept either
 spelling (aliases + `populate_by_name`) and ignore fields they do not know, so
 a newer service that adds fields does not break the client. Request models
 forbid unknown fields: the embedded engine validates incoming bodies with the
 same classes and answers 400 naming the stray field.
 
-`tests/memory/test_wire_schema.py` checks every model here against the
+`tests/memory/test_memory_wire_schema.py` checks every model here against the
 service's generated OpenAPI (`components.schemas.*Json`).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+import re
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 from pydantic.alias_generators import to_camel
 
+from lumente_cli.timeutil import parse_instant, parse_stamp
+
 InferMode = Literal["full", "triples", "preview", "none"]
 MemoryCategory = Literal["identity", "knowledge", "context"]
 TurnRole = Literal["user", "assistant", "system", "tool"]
 Grants = dict[str, list[str]]
+# A context id, the `{ctx}` of every route (contract §1.1).
+CONTEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 def _iso_instant(text: str) -> str:
     """A timestamp from the service must be one: Lumente sorts and compares them, and a
     server that sends 'yesterday' has sent a malformed response, not a fact."""
     try:
-        datetime.fromisoformat(text.replace("Z", "+00:00"))
+        parse_stamp(text)
     except ValueError:
         raise ValueError(f"{text[:40]!r} is not an ISO 8601 timestamp") from None
     return text
@@ -157,17 +161,6 @@ class FactsRequest(_Request):
                 if path not in out:
                     out.append(path)
         return out
-
-
-def parse_instant(raw: str) -> datetime:
-    """An RFC 3339 timestamp with a zone (`Z` or an offset); ValueError otherwise."""
-    try:
-        value = datetime.fromisoformat(raw.strip())
-    except ValueError:
-        raise ValueError(f"{raw!r} is not an RFC 3339 timestamp") from None
-    if value.tzinfo is None:
-        raise ValueError(f"{raw!r} has no time zone (add Z or an offset)")
-    return value
 
 
 # --------------------------------------------------------------- /facts out

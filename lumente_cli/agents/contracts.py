@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from lumente_cli.memory.facts import MemoryFact
-from lumente_cli.parts import PartKey
+from lumente_cli.parts import MAX_LEVEL, MIN_LEVEL, PartKey
 from lumente_cli.session import Verdict
 
 AgentRole = Literal["question_asker", "hint_giver", "evaluator", "question_judge", "coach", "mapper"]
@@ -34,7 +34,7 @@ class _Out(BaseModel):
 
 class AskInput(_In):
     part: PartKey
-    level: int = Field(ge=1, le=4)
+    level: int = Field(ge=MIN_LEVEL, le=MAX_LEVEL - 1)  # at the top level the student asks
 
 
 class Question(_Out):
@@ -48,7 +48,7 @@ class Question(_Out):
 
 class HintInput(_In):
     part: PartKey
-    level: int = Field(ge=1, le=5)
+    level: int = Field(ge=MIN_LEVEL, le=MAX_LEVEL)
     tap: int = Field(ge=1, description="Which Help tap on this part this is (1 for the first).")
     given: tuple[str, ...] = Field(default=(), max_length=12, description="Hints already given on this part, in order.")
     memory: tuple[MemoryFact, ...] = ()
@@ -81,7 +81,7 @@ class Shown(BaseModel):
 
 class EvaluateInput(_In):
     part: PartKey
-    level: int = Field(ge=1, le=5)
+    level: int = Field(ge=MIN_LEVEL, le=MAX_LEVEL)
     answer: str = Field(max_length=MAX_ANSWER_CHARS)
     shown: Shown = Field(default_factory=Shown)
 

@@ -1,6 +1,6 @@
 """Choosing the provider for a session: Claude when configured, else offline.
 
-The anthropic SDK costs about two seconds to import, so it is imported here,
+The anthropic SDK is slow to import (docs/benchmarks.md), so it is imported here,
 inside the Claude branch, and nowhere a command that stays offline can reach.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lumente_cli.agents.contracts import (
     AskInput,
@@ -25,6 +26,9 @@ from lumente_cli.agents.provider import Agents, Usage
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import UsageError
 from lumente_cli.settings import Settings
+
+if TYPE_CHECKING:
+    import anthropic
 
 
 def chosen_provider(settings: Settings, override: str | None) -> str:
@@ -47,7 +51,7 @@ def _require_key(settings: Settings) -> None:
         )
 
 
-def _client(settings: Settings):  # -> anthropic.Anthropic
+def _client(settings: Settings) -> anthropic.Anthropic:
     from lumente_cli.agents.claude import make_anthropic_client
 
     return make_anthropic_client(api_key=settings["anthropic_api_key"])

@@ -38,7 +38,7 @@ _globals: ContextVar[Globals] = ContextVar("lumente_globals", default=Globals())
 _run: ContextVar[tuple[LumenteGroup, str, list[str]] | None] = ContextVar("lumente_run", default=None)
 
 
-def command_group(help: str, **options: Any) -> typer.Typer:
+def command_group(help: str, **options: Any) -> typer.Typer:  # noqa: A002 - typer.Typer's own keyword
     """A command group such as `lumente memory`: plain help text like the root's, and no
     completion options of its own (the root has them)."""
     return typer.Typer(help=help, add_completion=False, rich_markup_mode=None, **options)
@@ -68,7 +68,7 @@ def out_console() -> Console:
 
 
 def err_console(*, quiet_ok: bool = True) -> Console:
-    """Prompts, spinners, notices. Errors use `error_console`, which -q never silences."""
+    """Prompts, spinners, notices. Errors go through `report_error`, which -q never silences."""
     g = globals_of()
     return make_console(stderr=True, no_color=g.no_color, quiet=g.quiet and quiet_ok)
 
@@ -152,7 +152,7 @@ def handle_errors(func: F) -> F:
             # The reader went away (e.g. `| head`): nothing more to say to it.
             sys.stderr.close()
             raise typer.Exit(int(ExitCode.OK)) from None
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
             known = environment_failure(exc)
             if known is not None:
                 report_error(*known)

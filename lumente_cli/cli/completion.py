@@ -10,7 +10,7 @@ def concept_names(incomplete: str) -> list[str]:
         from lumente_cli.concepts.library import load_default
 
         ids = load_default().ids()
-    except Exception:  # completion must never print a traceback into the shell
+    except Exception:  # noqa: BLE001 - completion must never print a traceback into the shell
         return []
     return [c for c in ids if c.startswith(incomplete.lower())]
 

@@ -3,7 +3,7 @@ calls the modules that do the work.
 
 A command's module is imported only when that command runs (or when help or
 completion lists it): every command starts a Python process, and importing
-all of them cost each one about 12 ms.
+all of them would slow the start of each one (docs/benchmarks.md measures it).
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from lumente_cli.concepts.detection import Detection
 from lumente_cli.parts import PARTS, PartKey
 
-_ID = re.compile(r"^[a-z0-9_]+$")
+# A concept id names its file, is typed on the command line and goes into memory keys.
+CONCEPT_ID = re.compile(r"^[a-z0-9_]+$")
 _TERM = re.compile(r"^[\w'+#.-]+(\|[\w'+#.-]+)*$")
 
 
@@ -53,7 +54,7 @@ class KeyPoint(_Strict):
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:
-        if not _ID.match(value):
+        if not CONCEPT_ID.match(value):
             raise ValueError("must use only lowercase letters, digits and _")
         return value
 
@@ -161,7 +162,7 @@ class Concept(_Strict):
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:
-        if not _ID.match(value):
+        if not CONCEPT_ID.match(value):
             raise ValueError("must use only lowercase letters, digits and _")
         return value
 
@@ -169,7 +170,7 @@ class Concept(_Strict):
     @classmethod
     def _links(cls, value: list[str]) -> list[str]:
         for link in value:
-            if not _ID.match(link):
+            if not CONCEPT_ID.match(link):
                 raise ValueError(f"link {link!r} must be a concept id: lowercase letters, digits and _")
         return value
 

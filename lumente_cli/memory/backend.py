@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from lumente_cli.agent_memory.client import MemoryClient
 
 BackendKind = Literal["embedded", "remote", "off"]
-REMOTE_TIMEOUT_S = 5.0
 
 
 @dataclass
@@ -48,9 +47,7 @@ class MemoryBackend:
             if self.client_factory is not None:
                 self._client = self.client_factory()
             elif self.kind == "remote":
-                self._client = remote_client(
-                    self.url, context=self.context, api_key=self.api_key or None, timeout=REMOTE_TIMEOUT_S
-                )
+                self._client = remote_client(self.url, context=self.context, api_key=self.api_key or None)
             else:
                 self._client = embedded_client(Path(self.db_path), context=self.context)
         return self._client

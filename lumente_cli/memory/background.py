@@ -1,7 +1,7 @@
 """Delivering the rest of the outbox after the student has moved on.
 
-A slow service (the hosted one took about 0.9 s per write) cannot take a
-session's nine facts inside the write budget. When the budget runs out while
+A slow service (docs/benchmarks.md has the hosted one's time per write) cannot
+take a session's nine facts inside the write budget. When the budget runs out while
 the service is still answering, a detached `lumente memory sync` delivers the
 rest; its Idempotency-Keys make a race with the next session harmless.
 """

@@ -80,7 +80,7 @@ _GAP_RE = re.compile(r"^Last time on (?P<name>.+) you guessed (?P<p>\d) and prov
 _HELP_RE = re.compile(r"^'(?P<label>[A-Za-z ]+)' took (?P<took>no Help|1 Help tap|(?P<n>\d+) Help taps) on (?P<name>.+) last time\.$")
 
 
-def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:
+def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:  # noqa: A002 - the row's field
     """Turn a stored row back into a fact, or None if this code did not write it."""
     if key == GAP_KEY:
         m = _GAP_RE.match(value)

@@ -18,6 +18,8 @@ from lumente_cli.errors import StorageError
 from lumente_cli.paths import write_private_file
 
 SECRET_BYTES = 32
+# A shorter file is damaged (cut by a crash, or emptied), not a secret Lumente made.
+MIN_SECRET_BYTES = 16
 PSEUDONYM_HEX = 24
 
 
@@ -31,7 +33,7 @@ def load_or_create_secret(path: Path) -> bytes:
     if data is not None:
         # An empty file is a damaged secret, not a missing one: making a new one would
         # change the pseudonym and orphan everything memory holds.
-        if len(data) < 16:
+        if len(data) < MIN_SECRET_BYTES:
             state = "empty" if not data else "too short to be one Lumente made"
             raise StorageError(
                 f"the learner secret {path} is {state}.",
@@ -59,7 +61,7 @@ def _publish_once(path: Path, secret: bytes) -> bytes:
         os.link(tmp, path)  # atomic, and fails if the file exists
     except FileExistsError:
         data = path.read_bytes()
-        if len(data) >= 16:
+        if len(data) >= MIN_SECRET_BYTES:
             return data
         os.replace(tmp, path)  # an empty or cut file from a crash: replace it
         return secret
@@ -74,7 +76,7 @@ def _publish_once(path: Path, secret: bytes) -> bytes:
 def default_sign_in() -> str:
     try:
         return getpass.getuser()
-    except Exception:  # no user name in this environment (e.g. a bare container)
+    except Exception:  # noqa: BLE001 - no user name in this environment (e.g. a bare container)
         return "learner"
 
 
@@ -101,7 +103,7 @@ def existing_pseudonym(secret_path: Path, sign_in: str) -> str | None:
         data = secret_path.read_bytes()
     except OSError:
         return None
-    return pseudonym(data, sign_in) if len(data) >= 16 else None
+    return pseudonym(data, sign_in) if len(data) >= MIN_SECRET_BYTES else None
 
 
 def scope_of(pseudo: str) -> str:

@@ -1,6 +1,6 @@
 """Recall (`facts_of`): what the hint giver and the coach may be told.
 
-Rules (PRODUCT.md §6): drop rows written by the current session, keep the
+Rules: drop rows written by the current session, keep the
 newest row of each key, and hand over at most 8 facts: the current level of
 each part in map order, then the latest gap, then the Help facts with the most
 Help first. Only rows this code could have written survive (`parse_fact`), and

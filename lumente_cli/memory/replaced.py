@@ -1,7 +1,7 @@
 """The rows that rows replaced, read at a cost that does not grow with history.
 
-A key's history read returns every row of its chain (contract §3.3), so its
-cost grows with every session. Recall and `memory show` only need the one row
+A key's history read returns every row of its chain (contract §3.3, in
+docs/spec/agent-memory-contract.md), so its cost grows with every session. Recall and `memory show` only need the one row
 before a row. An entity read with `asOf` just before that row's `createdAt`
 returns, per chain, the row current then (§3.6): for a row written after the
 one it replaced, exactly that row. Rows written at one instant (a session's
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from lumente_cli.agent_memory.client import MemoryClient
     from lumente_cli.agent_memory.wire import AttributeDetail
 
-JUST_BEFORE = timedelta(microseconds=1)  # times carry microseconds (engine/timefmt.py)
+JUST_BEFORE = timedelta(microseconds=1)  # times carry microseconds (timeutil.format_time)
 
 
 def replaced_rows(
@@ -57,7 +57,7 @@ def in_time_order(row: AttributeDetail) -> bool:
 
     The embedded engine gives a row `validFrom` = its known time, lifted to
     the replaced row's `validFrom` when the write is back-dated before it
-    (engine/facts.py), so `validFrom` never falls along a chain, and
+    (memory_engine/facts.py), so `validFrom` never falls along a chain, and
     `validFrom == createdAt` means every earlier row has a `createdAt` at or
     before this one's. The contract leaves a service's `validFrom` for
     back-dated writes open (its open question 15); one that uses the

@@ -14,11 +14,12 @@ from lumente_cli.memory.recall import Recall, facts_of
 from lumente_cli.parts import PartKey
 from lumente_cli.session import SessionState
 from lumente_cli.store import LocalStore
+from lumente_cli.store.memory_log import OutboxFact
 
 # What a session may spend on memory, in the worst case (docs/serve.md has the
-# fault cases): recall 1.5 s (PRODUCT.md §5), then writing 2.0 s, or 1.0 s when
-# recall already found memory unreachable this session. What is not written in
-# time waits in the outbox for the next run or `lumente memory sync`.
+# fault cases): recall, then writing, with less for writing when recall already
+# found memory unreachable this session. What is not written in time waits in
+# the outbox for the next run or `lumente memory sync`.
 RECALL_BUDGET_S = 1.5
 WRITE_BUDGET_S = 2.0
 WRITE_BUDGET_AFTER_FAILED_RECALL_S = 1.0
@@ -69,14 +70,20 @@ class LearnerMemory:
 
         facts = writer.session_facts(concept_name, state, first_level_write=first_level_write)
         turn = len(state.parts) + sum(p.help_taps for p in state.parts)
-        rows = []
-        for fact in facts:
-            body = writer.request_body(
-                fact, scope=self.scope, entity=self.entity, session_id=session_id, turn=turn, observed_at=observed_at
+        return self.store.queue_facts(
+            OutboxFact(
+                idempotency_key=writer.idempotency_key(self.pseudonym, session_id, turn, fact, self.entity),
+                scope=self.scope,
+                session_id=session_id,
+                entity=self.entity,
+                key=fact.key,
+                body=writer.request_body(
+                    fact, scope=self.scope, entity=self.entity, session_id=session_id, turn=turn,
+                    observed_at=observed_at,
+                ),
             )
-            key = writer.idempotency_key(self.pseudonym, session_id, turn, fact, self.entity)
-            rows.append((key, self.scope, session_id, self.entity, fact.key, body))
-        return self.store.queue_facts(rows)
+            for fact in facts
+        )
 
     def deliver(self, budget_s: float | None = WRITE_BUDGET_S) -> writer.Delivery:
         from lumente_cli.agent_memory.client import MemoryError

@@ -18,8 +18,9 @@ from lumente_cli.parts import PartKey
 
 if TYPE_CHECKING:
     from lumente_cli.agent_memory.client import MemoryClient
+    from lumente_cli.agent_memory.wire import FactsResponse
     from lumente_cli.session import SessionState
-    from lumente_cli.store import LocalStore
+    from lumente_cli.store import LocalStore, OutboxFact
 
 ENTITY_TYPE = "topic"
 MEMORY_CATEGORY = "knowledge"
@@ -151,16 +152,16 @@ def deliver(
             slow = written > 0 and deadline is not None and clock() >= deadline - DEADLINE_SLACK_S
             return Delivery(written, len(pending) - written, OUT_OF_TIME if slow else exc.message,
                             isinstance(exc, refused))
-        store.mark_delivered(item.idempotency_key, _attribute_id(response, item.key))
+        store.mark_delivered(item.idempotency_key, _attribute_id(response, item))
         written += 1
     return Delivery(written, 0)
 
 
-def _attribute_id(response: Any, key: str) -> str | None:
-    extraction = getattr(response, "extraction", None)
-    if extraction is None:
+def _attribute_id(response: FactsResponse, fact: OutboxFact) -> str | None:
+    """The id the service gave the row it wrote for this fact, if it says."""
+    if response.extraction is None:
         return None
-    for attribute in extraction.attributes:
-        if attribute.key == key:
+    for attribute in response.extraction.attributes:
+        if attribute.key == fact.key:
             return attribute.id
     return None

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -31,7 +31,7 @@ from lumente_cli.agent_memory import wire
 from lumente_cli.memory_engine import normalise as norm
 from lumente_cli.memory_engine.errors import ApiProblem
 from lumente_cli.memory_engine.ids import random_token
-from lumente_cli.memory_engine.timefmt import fmt, parse
+from lumente_cli.timeutil import format_time, parse_instant
 
 if TYPE_CHECKING:
     from lumente_cli.memory_engine.database import Store
@@ -112,7 +112,7 @@ class KeyRing:
     def __repr__(self) -> str:  # never show key material
         return f"KeyRing(admin_keys=<{len(self._admin_keys)} hidden>)"
 
-    def bind(self, store: Store, clock) -> None:
+    def bind(self, store: Store, clock: Callable[[], datetime]) -> None:
         """Called by MemoryEngine: installs the configured admin keys."""
         self._store, self._clock = store, clock
         for secret in self._admin_keys:
@@ -125,7 +125,7 @@ class KeyRing:
                     """INSERT INTO api_key (id, context, name, secret_hash, principal_id,
                        principal_grants, token_grants, is_admin, created_at)
                        VALUES (?, NULL, ?, ?, 'admin', ?, NULL, 1, ?)""",
-                    (key_id, f"admin-{key_id}", digest, json.dumps(ALL_GRANTS), fmt(clock())),
+                    (key_id, f"admin-{key_id}", digest, json.dumps(ALL_GRANTS), format_time(clock())),
                 )
 
     def mint_admin_key(self, name: str | None = None) -> str:
@@ -138,7 +138,7 @@ class KeyRing:
                 """INSERT INTO api_key (id, context, name, secret_hash, principal_id,
                    principal_grants, token_grants, is_admin, created_at)
                    VALUES (?, NULL, ?, ?, 'admin', ?, NULL, 1, ?)""",
-                (key_id, name or f"admin-{key_id}", _hash(secret), json.dumps(ALL_GRANTS), fmt(self._clock())),
+                (key_id, name or f"admin-{key_id}", _hash(secret), json.dumps(ALL_GRANTS), format_time(self._clock())),
             )
         return secret
 
@@ -172,12 +172,12 @@ class KeyRing:
             raise _unauthorized("unknown API key")
         if row["context"] is not None and row["context"] != context:
             raise _unauthorized("this API key belongs to another context")
-        if row["valid_until"] is not None and parse(row["valid_until"]) <= now:
+        if row["valid_until"] is not None and parse_instant(row["valid_until"]) <= now:
             raise _unauthorized("this API key has expired")
         last = row["last_used_at"]
-        if last is None or parse(last) + _LAST_USED_EVERY <= now:
+        if last is None or parse_instant(last) + _LAST_USED_EVERY <= now:
             with self._store.write() as con:
-                con.execute("UPDATE api_key SET last_used_at = ? WHERE id = ?", (fmt(now), row["id"]))
+                con.execute("UPDATE api_key SET last_used_at = ? WHERE id = ?", (format_time(now), row["id"]))
         token_grants = json.loads(row["token_grants"]) if row["token_grants"] else None
         return Principal(
             id=row["principal_id"],
@@ -195,7 +195,7 @@ class KeyRing:
         grants = _attenuate(caller, body.grants)
         key_id, secret = _new_key()
         name = (body.name or "").strip() or f"key-{key_id}"
-        valid_until = fmt(now + timedelta(seconds=ttl_seconds)) if ttl_seconds is not None else None
+        valid_until = format_time(now + timedelta(seconds=ttl_seconds)) if ttl_seconds is not None else None
         with self._store.write() as con:
             taken = con.execute(
                 "SELECT 1 FROM api_key WHERE COALESCE(context, '') = ? AND name = ?", (context, name)
@@ -207,7 +207,7 @@ class KeyRing:
                    principal_grants, token_grants, is_admin, created_at, valid_until)
                    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?)""",
                 (key_id, context, name, _hash(secret), caller.id, json.dumps(caller.grants),
-                 json.dumps(grants), fmt(now), valid_until),
+                 json.dumps(grants), format_time(now), valid_until),
             )
         return wire.MintedKey(key=secret, id=key_id, valid_until=valid_until)
 

@@ -29,7 +29,7 @@ from lumente_cli.memory_engine.response import (
 )
 from lumente_cli.memory_engine.routing import match
 from lumente_cli.memory_engine.database import Store
-from lumente_cli.memory_engine.timefmt import utcnow
+from lumente_cli.timeutil import utc_now
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ MAX_TTL_SECONDS = 10 * 365 * 24 * 3600
 
 class MemoryEngine:
     def __init__(self, db_path: Path, *, auth: KeyRing | None = None,
-                 clock: Callable[[], datetime] = utcnow) -> None:
+                 clock: Callable[[], datetime] = utc_now) -> None:
         self.db_path = Path(db_path)
         self.clock = clock
         self.store = Store(self.db_path)
@@ -53,7 +53,7 @@ class MemoryEngine:
     def __enter__(self) -> MemoryEngine:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # ------------------------------------------------------------------ entry

@@ -17,15 +17,17 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from lumente_cli.memory_engine.normalise import scope_touches
 from lumente_cli.memory_engine.schema import MIGRATIONS
-from lumente_cli.sqlite_tx import write_tx
+from lumente_cli.sqlite_tx import BUSY_TIMEOUT_S, write_tx
 
-BUSY_TIMEOUT_S = 15.0
+T = TypeVar("T")
+
 MAX_IDLE = 8
 
 
@@ -57,7 +59,7 @@ def _prepare(path: Path) -> None:
             pass
 
 
-def _retry_locked(fn, attempts: int = 50):
+def _retry_locked(fn: Callable[[], T], attempts: int = 50) -> T | None:
     """Run fn, retrying briefly when SQLite reports a lock that its busy
     handler does not cover (switching the journal mode)."""
     for i in range(attempts):

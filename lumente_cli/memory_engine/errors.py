@@ -56,10 +56,6 @@ class ApiProblem(Exception):
         self.headers = dict(headers or {})
 
 
-def bad_request(detail: str) -> ApiProblem:
-    return ApiProblem(400, detail)
-
-
 def problem_body(status: int, detail: str, instance: str) -> bytes:
     body = {
         "type": PROBLEM_TYPE + SLUGS.get(status, "error"),

@@ -32,7 +32,7 @@ from lumente_cli.memory_engine.auth import Principal
 from lumente_cli.memory_engine.errors import ApiProblem
 from lumente_cli.memory_engine.ids import new_id
 from lumente_cli.memory_engine.lifecycle import expired
-from lumente_cli.memory_engine.timefmt import fmt, parse
+from lumente_cli.timeutil import format_time, parse_instant
 
 DEFAULT_CATEGORY = "knowledge"
 DEFAULT_ROLE = "user"
@@ -141,7 +141,7 @@ _EARLIEST, _LATEST = 1970, 2200
 
 def _observed(text: str) -> datetime:
     try:
-        moment = parse(text)
+        moment = parse_instant(text)
     except (ValueError, OverflowError):
         raise ApiProblem(400, f"observed_at {text[:40]!r} is not an RFC 3339 time with a zone") from None
     if not _EARLIEST <= moment.year <= _LATEST:
@@ -176,7 +176,7 @@ def apply(con: sqlite3.Connection, context: str, p: Plan, now: datetime) -> wire
     """Write one request inside the caller's transaction."""
     check_registered(con, context, p.paths)
     known = p.observed_at or now
-    at = fmt(known)
+    at = format_time(known)
     if p.session_id is not None:
         if not con.execute("SELECT 1 FROM session WHERE context = ? AND id = ?", (context, p.session_id)).fetchone():
             raise ApiProblem(400, f"unknown session_id {p.session_id!r}")
@@ -219,10 +219,11 @@ def apply(con: sqlite3.Connection, context: str, p: Plan, now: datetime) -> wire
 
 
 class _Writer:
-    def __init__(self, con, context, scope, session_id, turn_id, known: datetime, now: datetime) -> None:
+    def __init__(self, con: sqlite3.Connection, context: str, scope: str, session_id: str, turn_id: str,
+                 known: datetime, now: datetime) -> None:
         self.con, self.context, self.scope = con, context, scope
         self.session_id, self.turn_id = session_id, turn_id
-        self.known, self.at, self.now = known, fmt(known), now
+        self.known, self.at, self.now = known, format_time(known), now
         self.entities: dict[str, wire.EntitySummary] = {}
         self.attributes: list[wire.AttributeSummary] = []
         self.relations: list[wire.RelationSummary] = []
@@ -266,7 +267,7 @@ class _Writer:
         new = new_id("attribute")
         valid_from = self.at
         if old is not None:
-            valid_from = fmt(max(self.known, parse(old["valid_from"])))
+            valid_from = format_time(max(self.known, parse_instant(old["valid_from"])))
             self.con.execute("UPDATE attribute SET valid_until = ?, superseded_by = ? WHERE id = ?",
                              (valid_from, new, old["id"]))
             if old["value"] != t.value:

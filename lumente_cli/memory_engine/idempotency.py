@@ -28,6 +28,7 @@ import json
 import os
 import re
 import socket
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -139,7 +140,7 @@ def claim(store: Store, context: str, principal: str, key: str, digest: str, now
     return Claim(context, principal, key, token)
 
 
-def complete(con, held: Claim, status: int, body: bytes, scope: str) -> None:
+def complete(con: sqlite3.Connection, held: Claim, status: int, body: bytes, scope: str) -> None:
     """Store the response; call inside the transaction that wrote the facts."""
     cur = con.execute(
         """UPDATE idempotency SET state = 'done', status = ?, response = ?, scope = ?, lease_until = NULL

@@ -10,28 +10,29 @@ never expire.
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime, timedelta
 
-from lumente_cli.memory_engine.timefmt import fmt, parse
+from lumente_cli.timeutil import format_time, parse_instant
 
 CONTEXT_TTL = timedelta(days=7)
 
 
-def expires_at(row) -> datetime | None:
+def expires_at(row: sqlite3.Row) -> datetime | None:
     if row["memory_category"] != "context":
         return None
-    return parse(row["created_at"]) + CONTEXT_TTL
+    return parse_instant(row["created_at"]) + CONTEXT_TTL
 
 
-def expired(row, now: datetime) -> bool:
+def expired(row: sqlite3.Row, now: datetime) -> bool:
     end = expires_at(row)
     return end is not None and end <= now
 
 
-def shown_valid_until(row, now: datetime) -> str | None:
+def shown_valid_until(row: sqlite3.Row, now: datetime) -> str | None:
     """`validUntil` as reads report it: the stored value, or the expiry of an
     open `context` row whose TTL has passed."""
     if row["valid_until"] is not None:
         return row["valid_until"]
     end = expires_at(row)
-    return fmt(end) if end is not None and end <= now else None
+    return format_time(end) if end is not None and end <= now else None

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 
 from lumente_cli.agent_memory import wire
@@ -27,7 +28,7 @@ from lumente_cli.memory_engine import normalise as norm
 from lumente_cli.memory_engine.auth import Principal
 from lumente_cli.memory_engine.errors import ApiProblem
 from lumente_cli.memory_engine.lifecycle import expired, shown_valid_until
-from lumente_cli.memory_engine.timefmt import fmt, parse
+from lumente_cli.timeutil import format_time, parse_instant
 
 UPSERT_TRUST = 0.95
 MAX_ENTITIES = 500
@@ -63,11 +64,11 @@ _RELATIONS = """SELECT * FROM relation WHERE context = ? AND subject = ?
     ORDER BY created_at, seq"""
 
 
-def _readable(principal: Principal, row) -> bool:
+def _readable(principal: Principal, row: sqlite3.Row) -> bool:
     return principal.can_all("memory:read", json.loads(row["scope"]))
 
 
-def attribute_detail(row, now: datetime) -> wire.AttributeDetail:
+def attribute_detail(row: sqlite3.Row, now: datetime) -> wire.AttributeDetail:
     return wire.AttributeDetail(
         id=row["id"],
         entity=row["entity_id"],
@@ -93,7 +94,7 @@ def attribute_detail(row, now: datetime) -> wire.AttributeDetail:
     )
 
 
-def _relation_detail(row) -> wire.RelationDetail:
+def _relation_detail(row: sqlite3.Row) -> wire.RelationDetail:
     return wire.RelationDetail(
         id=row["id"], subject=row["subject"], object=row["object"], label=row["label"],
         memory_category=row["memory_category"], created_at=row["created_at"],
@@ -101,7 +102,7 @@ def _relation_detail(row) -> wire.RelationDetail:
     )
 
 
-def _entity_detail(rows) -> wire.EntityDetail:
+def _entity_detail(rows: Iterable[sqlite3.Row]) -> wire.EntityDetail:
     first = min(rows, key=lambda r: r["created_at"])
     return wire.EntityDetail(
         id=first["id"], name=first["name"], entity_type=first["entity_type"],
@@ -114,13 +115,13 @@ def _parse_as_of(raw: str | None) -> str | None:
     if raw is None:
         return None
     try:
-        return fmt(parse(raw))
+        return format_time(parse_instant(raw))
     except (ValueError, OverflowError) as exc:  # year 1 at +14:00 is before year 1 in UTC
         raise ApiProblem(400, f"invalid asOf: {exc}") from None
 
 
 def entity(con: sqlite3.Connection, context: str, principal: Principal, type_: str, name: str,
-           query, now: datetime) -> wire.EntityResponse:
+           query: Mapping[str, str], now: datetime) -> wire.EntityResponse:
     for unsupported in ("atInstant", "validFrom", "validUntil"):
         if unsupported in query:
             raise ApiProblem(400, f"the embedded engine does not support the {unsupported!r} filter; use asOf")
@@ -166,7 +167,7 @@ def history(con: sqlite3.Connection, context: str, principal: Principal, type_: 
     )
 
 
-def entities(con: sqlite3.Connection, context: str, principal: Principal, query) -> wire.EntityListResponse:
+def entities(con: sqlite3.Connection, context: str, principal: Principal, query: Mapping[str, str]) -> wire.EntityListResponse:
     if query.get("type"):
         rows = con.execute("SELECT * FROM entity WHERE context = ? AND entity_type = ? ORDER BY id, created_at",
                            (context, norm.fold_type(query["type"])))

@@ -3,14 +3,13 @@ URL-decoded, so an entity name containing `%2F` stays one parameter."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from lumente_cli.agent_memory.wire import CONTEXT_ID
 from lumente_cli.memory_engine.errors import ApiProblem
 
 PREFIX = ("api", "v1")
-CONTEXT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 # (method, segments after /api/v1/{ctx}, handler name); "{x}" is a parameter.
 ROUTES: tuple[tuple[str, tuple[str, ...], str], ...] = (

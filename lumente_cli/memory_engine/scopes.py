@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 
 from lumente_cli.agent_memory import wire
@@ -24,7 +25,7 @@ from lumente_cli.memory_engine import normalise as norm
 from lumente_cli.memory_engine.auth import Principal
 from lumente_cli.memory_engine.errors import ApiProblem
 from lumente_cli.memory_engine.database import Store
-from lumente_cli.memory_engine.timefmt import fmt
+from lumente_cli.timeutil import format_time
 
 FORGET_TABLES = ("attribute", "relation", "entity", "turn", "session")
 
@@ -38,7 +39,7 @@ def _path(raw: str | None, what: str = "path") -> str:
         raise ApiProblem(400, str(exc)) from None
 
 
-def _node(row) -> wire.ScopeNode:
+def _node(row: sqlite3.Row) -> wire.ScopeNode:
     return wire.ScopeNode(path=row["path"], created_at=row["created_at"], tombstoned_at=row["tombstoned_at"])
 
 
@@ -51,7 +52,7 @@ def register(store: Store, context: str, principal: Principal, body: wire.Regist
         for node in norm.ancestors(path):
             con.execute(
                 "INSERT OR IGNORE INTO scope_node (context, path, created_at) VALUES (?, ?, ?)",
-                (context, node, fmt(now)),
+                (context, node, format_time(now)),
             )
             con.execute(
                 "UPDATE scope_node SET tombstoned_at = NULL WHERE context = ? AND path = ?", (context, node)
@@ -81,7 +82,7 @@ def tombstone(store: Store, context: str, principal: Principal, raw: str | None,
     with store.write() as con:
         cur = con.execute(
             "UPDATE scope_node SET tombstoned_at = COALESCE(tombstoned_at, ?) WHERE context = ? AND path = ?",
-            (fmt(now), context, path),
+            (format_time(now), context, path),
         )
         if cur.rowcount == 0:
             raise ApiProblem(404, f"scope {path!r} is not registered")

@@ -30,7 +30,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -45,6 +44,7 @@ from lumente_cli.memory_engine.errors import problem_body
 from lumente_cli.memory_engine.ids import trace_id
 from lumente_cli.memory_engine.response import PROBLEM_JSON
 from lumente_cli.memory_engine.routing import template
+from lumente_cli.timeutil import format_time, utc_now
 
 DEFAULT_PORT = 9090  # the self-hosted Agent Memory default (contract §1.1)
 IDLE_TIMEOUT_S = 15.0  # a keep-alive connection idle this long, or a client this slow to send, is closed
@@ -52,7 +52,7 @@ IDLE_TIMEOUT_S = 15.0  # a keep-alive connection idle this long, or a client thi
 # connection, and one that drips its request line, headers or body, gets this long in all.
 REQUEST_DEADLINE_S = 15.0
 EVICTION_SLACK = 16  # connections being evicted may briefly exceed MAX_CONNECTIONS by this many
-DRAIN_TIMEOUT_S = 20.0  # after a stop signal: longer than the store's 15 s busy wait
+DRAIN_TIMEOUT_S = 20.0  # after a stop signal: longer than the store's busy wait (BUSY_TIMEOUT_S)
 MAX_CONNECTIONS = 256  # open connections (= handler threads); more get 503 at once
 ENGINE_SLOTS = 8  # requests inside the engine at once; more threads there only fight over the GIL
 MAX_REQUEST_LINE = 8192  # bytes; longer is 414
@@ -98,7 +98,7 @@ class RequestLog:
                 pass
 
     def request(self, client: str, method: str, target: str, status: int, ms: float, trace: str) -> None:
-        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+        stamp = format_time(utc_now(), milliseconds=True)
         shown = _UNPRINTABLE.sub("?", method)[:16]  # a method is the client's text too
         self.line(f"{stamp} {client} {shown} {loggable_target(target)} {status} {ms:.1f}ms {trace}")
 

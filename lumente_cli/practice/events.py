@@ -29,7 +29,6 @@ EVENT_KINDS = (
     "memory_written",
     "session_paused",
     "notice",
-    "error",
 )
 
 Sink = Callable[[dict[str, Any]], None]

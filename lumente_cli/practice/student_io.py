@@ -1,6 +1,6 @@
 """Where the student's input comes from: a terminal (prompts on stderr,
-re-asking on bad input) or a script on stdin (PRODUCT.md §10: one line per
-answer, bad input is a usage error)."""
+re-asking on bad input) or a script on stdin (README.md, "Scripting": one line
+per answer; bad input is a usage error)."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from rich.console import Console
 from rich.text import Text
 
 from lumente_cli.agents.contracts import MAX_ANSWER_CHARS
+from lumente_cli.errors import UsageError
+from lumente_cli.session import MAX_PART_POINTS, MAX_SCORE
+from lumente_cli.text import sanitize
 
 # The longest line worth reading whole: the longest answer, in the widest UTF-8, and its line end.
 MAX_LINE_BYTES = 4 * MAX_ANSWER_CHARS + 2
-from lumente_cli.errors import UsageError
-from lumente_cli.session import MAX_SCORE
-from lumente_cli.text import sanitize
 
 HELP_WORDS = frozenset({"?", "help"})
 
@@ -34,7 +34,7 @@ class StudentIO(Protocol):
     def confirm(self, question: str, default: bool) -> bool: ...
 
 
-PREDICTION_LINE = (f"Before you start, guess your score: four parts, up to 2 points each, so 0 to {MAX_SCORE}. "
+PREDICTION_LINE = (f"Before you start, guess your score: four parts, up to {MAX_PART_POINTS} points each, so 0 to {MAX_SCORE}. "
                    "Type ? to have it explained.")
 PREDICTION_HELP = (
     "Each of the four parts (Category, Similar concepts and differences, Defining features, Classification) "

@@ -5,6 +5,7 @@ change a score: they never reach it.
 """
 
 from lumente_cli.session.engine import (
+    MAX_PART_POINTS,
     MAX_SCORE,
     POINTS,
     AnswerJudged,
@@ -24,6 +25,7 @@ from lumente_cli.session.engine import (
 )
 
 __all__ = [
+    "MAX_PART_POINTS",
     "MAX_SCORE",
     "POINTS",
     "AnswerJudged",

@@ -21,7 +21,8 @@ from lumente_cli.parts import MAX_LEVEL, MIN_LEVEL, PARTS, PartKey
 
 Verdict = Literal["solid", "partial", "missing"]
 POINTS: dict[str, int] = {"solid": 2, "partial": 1, "missing": 0}
-MAX_SCORE = 2 * len(PARTS)
+MAX_PART_POINTS = max(POINTS.values())
+MAX_SCORE = MAX_PART_POINTS * len(PARTS)
 HELP_LIMIT_FOR_RISE = 1
 HELP_TAPS_FOR_DROP = 3
 
@@ -88,10 +89,6 @@ class SessionState(_Frozen):
     @property
     def active(self) -> PartProgress | None:
         return self.parts[self.current] if self.stage in ("answer", "question") else None
-
-    def levels_after(self) -> dict[PartKey, int]:
-        """Each part's level once the session is over (the start level if unfinished)."""
-        return {p.part: p.new_level if p.new_level is not None else p.level for p in self.parts}
 
 
 class InvalidEvent(ValueError):

@@ -9,10 +9,8 @@ from pathlib import Path
 
 from lumente_cli.errors import StorageError
 from lumente_cli.paths import ensure_private_dir
-from lumente_cli.sqlite_tx import write_tx
+from lumente_cli.sqlite_tx import BUSY_TIMEOUT_S, write_tx
 from lumente_cli.store.migrations import MIGRATIONS
-
-BUSY_TIMEOUT_S = 15.0
 
 
 def open_database(path: Path) -> sqlite3.Connection:

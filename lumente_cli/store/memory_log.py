@@ -10,20 +10,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from lumente_cli.sqlite_tx import write_tx
-from lumente_cli.timeutil import now
-
 from lumente_cli.store.chunks import chunks
+from lumente_cli.timeutil import now
 
 
 @dataclass(frozen=True)
-class PendingFact:
+class OutboxFact:
+    """One memory write as the outbox keeps it: the request body to send, under the
+    Idempotency-Key that makes sending it again harmless."""
+
     idempotency_key: str
     scope: str
     session_id: str | None
     entity: str
-    key: str
-    body: dict[str, Any]
-    attempts: int
+    key: str  # the fact's key, e.g. `level_coordinate`
+    body: dict[str, Any]  # the `/facts` request body, as JSON
+
+
+@dataclass(frozen=True)
+class PendingFact(OutboxFact):
+    """A queued fact not delivered yet, and how many deliveries of it have failed."""
+
+    attempts: int = 0
 
 
 class MemoryLog:
@@ -58,7 +66,7 @@ class MemoryLog:
     def read_counts(self, fact_ids: Iterable[str]) -> dict[str, int]:
         ids = list(dict.fromkeys(fact_ids))
         counts = dict.fromkeys(ids, 0)
-        for chunk in chunks(ids, 500):
+        for chunk in chunks(ids):
             marks = ",".join("?" * len(chunk))
             for row in self.con.execute(
                 f"SELECT fact_id, COUNT(*) AS n FROM agent_call_fact WHERE fact_id IN ({marks}) GROUP BY fact_id", chunk
@@ -68,15 +76,16 @@ class MemoryLog:
 
     # memory facts: queue, outbox, delivery log -------------------------------------
 
-    def queue_facts(self, rows: Iterable[tuple[str, str, str | None, str, str, dict[str, Any]]]) -> int:
-        """Queue (idempotency_key, scope, session, entity, key, body); a key already queued is kept as is."""
+    def queue_facts(self, facts: Iterable[OutboxFact]) -> int:
+        """Queue facts for delivery; a key already queued is kept as is. Returns how many were added."""
         stamp = now()
         with write_tx(self.con):
             before = self.con.total_changes
             self.con.executemany(
                 """INSERT OR IGNORE INTO memory_fact(idempotency_key, scope, session_id, entity, key, body, queued_at)
                    VALUES (?, ?, ?, ?, ?, ?, ?)""",
-                [(k, scope, sid, ent, key, json.dumps(body, sort_keys=True), stamp) for k, scope, sid, ent, key, body in rows],
+                [(f.idempotency_key, f.scope, f.session_id, f.entity, f.key, json.dumps(f.body, sort_keys=True), stamp)
+                 for f in facts],
             )
             return self.con.total_changes - before
 
@@ -88,7 +97,8 @@ class MemoryLog:
             args.append(scope)
         rows = self.con.execute(sql + " ORDER BY queued_at, rowid", args).fetchall()
         return [
-            PendingFact(r["idempotency_key"], r["scope"], r["session_id"], r["entity"], r["key"], json.loads(r["body"]), r["attempts"])
+            PendingFact(idempotency_key=r["idempotency_key"], scope=r["scope"], session_id=r["session_id"],
+                        entity=r["entity"], key=r["key"], body=json.loads(r["body"]), attempts=int(r["attempts"]))
             for r in rows
         ]
 

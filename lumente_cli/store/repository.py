@@ -8,10 +8,18 @@ import sqlite3
 from pathlib import Path
 
 from lumente_cli.store.db import open_database
-from lumente_cli.store.memory_log import MemoryLog, PendingFact
-from lumente_cli.store.sessions import JudgedAnswer, SessionRecord, SessionTables, new_session_id
+from lumente_cli.store.memory_log import MemoryLog, OutboxFact, PendingFact
+from lumente_cli.store.sessions import (
+    FinishedSession,
+    JudgedAnswer,
+    PartResult,
+    SessionRecord,
+    SessionTables,
+    new_session_id,
+)
 
-__all__ = ["JudgedAnswer", "LocalStore", "PendingFact", "SessionRecord", "new_session_id"]
+__all__ = ["FinishedSession", "JudgedAnswer", "LocalStore", "OutboxFact", "PartResult", "PendingFact", "SessionRecord",
+           "new_session_id"]
 
 
 class LocalStore(SessionTables, MemoryLog):

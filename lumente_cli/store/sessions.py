@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from lumente_cli.parts import PARTS, START_LEVEL, PartKey
 from lumente_cli.sqlite_tx import write_tx
-from lumente_cli.timeutil import now
-
 from lumente_cli.store.chunks import chunks
+from lumente_cli.timeutil import now
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -108,6 +107,31 @@ class JudgedAnswer:
     text: str
     verdict: str
     feedback: str
+
+
+@dataclass(frozen=True)
+class FinishedSession:
+    """A finished session as progress reads it: when, what was predicted, what was scored."""
+
+    id: str
+    concept: str
+    finished_at: str
+    prediction: int
+    score: int
+
+
+@dataclass(frozen=True)
+class PartResult:
+    """One part of a finished session: the level it was done at and the level after it."""
+
+    session_id: str
+    part: PartKey
+    level: int
+    new_level: int
+    verdict: str
+    question: str | None
+    points: int
+    help_taps: int
 
 
 def new_session_id() -> str:
@@ -305,20 +329,28 @@ class SessionTables:
                     (record.learner_id, record.concept, p.part, p.new_level, stamp),
                 )
 
-    def finished_sessions(self, learner_id: int, concept: str | None = None) -> list[sqlite3.Row]:
-        sql = "SELECT * FROM session WHERE learner_id = ? AND status = 'finished'"
+    def finished_sessions(self, learner_id: int, concept: str | None = None) -> list[FinishedSession]:
+        sql = "SELECT id, concept, finished_at, prediction, score FROM session WHERE learner_id = ? AND status = 'finished'"
         args: list[Any] = [learner_id]
         if concept:
             sql += " AND concept = ?"
             args.append(concept)
-        return self.con.execute(sql + " ORDER BY finished_at", args).fetchall()
+        return [
+            FinishedSession(r["id"], r["concept"], r["finished_at"], int(r["prediction"]), int(r["score"]))
+            for r in self.con.execute(sql + " ORDER BY finished_at", args)
+        ]
 
-    def part_results(self, session_ids: Sequence[str]) -> dict[str, dict[str, sqlite3.Row]]:
-        out: dict[str, dict[str, sqlite3.Row]] = {sid: {} for sid in session_ids}
-        for chunk in chunks(list(session_ids), 500):
+    def part_results(self, session_ids: Sequence[str]) -> dict[str, dict[PartKey, PartResult]]:
+        """Each session's part results by part; a session with none maps to {}."""
+        out: dict[str, dict[PartKey, PartResult]] = {sid: {} for sid in session_ids}
+        for chunk in chunks(list(session_ids)):
             marks = ",".join("?" * len(chunk))
-            for row in self.con.execute(f"SELECT * FROM part_result WHERE session_id IN ({marks})", chunk):
-                out[row["session_id"]][row["part"]] = row
+            for r in self.con.execute(f"SELECT * FROM part_result WHERE session_id IN ({marks})", chunk):
+                out[r["session_id"]][r["part"]] = PartResult(
+                    session_id=r["session_id"], part=r["part"], level=int(r["level"]), new_level=int(r["new_level"]),
+                    verdict=r["verdict"], question=r["question"], points=int(r["points"]),
+                    help_taps=int(r["help_taps"]),
+                )
         return out
 
     def delete_learner_sessions(self, learner_id: int) -> int:

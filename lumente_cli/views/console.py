@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from lumente_cli.text import sanitize
@@ -53,7 +53,7 @@ class Indented:
     def __init__(self, blocks: list[tuple[int, Text]]) -> None:
         self.blocks = blocks
 
-    def __rich_console__(self, console: Console, options):  # noqa: ANN201 - rich's protocol
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         for indent, text in self.blocks:
             yield from _beside(Text(), indent, text, console, max(1, options.max_width - indent))
 
@@ -66,7 +66,7 @@ class Columns:
     def __init__(self, header: tuple[Text, Text], rows: list[tuple[Text, Text]], gap: int = 2) -> None:
         self.header, self.rows, self.gap = header, rows, gap
 
-    def __rich_console__(self, console: Console, options):  # noqa: ANN201 - rich's protocol
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         left = max(t.cell_len for t, _ in [self.header, *self.rows]) + self.gap
         width = max(1, options.max_width - left)
         for name, text in [self.header, *self.rows]:

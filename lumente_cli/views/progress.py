@@ -27,7 +27,7 @@ def concept_progress(cp: ConceptProgress, *, concept_name: str, ascii_only: bool
     levels = Table(box=None, show_header=True, header_style="dim", padding=(0, 2, 0, 0))
     levels.add_column("part", style="cyan", no_wrap=True)
     levels.add_column("now", justify="right")
-    levels.add_column("over sessions (level 1-5)", no_wrap=True)
+    levels.add_column(f"over sessions (level {MIN_LEVEL}-{MAX_LEVEL})", no_wrap=True)
     for part in PARTS:
         history = [s.levels[part] for s in cp.sessions if part in s.levels]
         levels.add_row(LABELS[part], str(cp.current_levels.get(part, "-")),

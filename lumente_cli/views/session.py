@@ -79,7 +79,7 @@ class SessionView:
 
     def on_part_started(self, e: dict[str, Any]) -> None:
         self.console.print()
-        heading = f"{e['index']}/4 {e['label']} · level {e['level']}: {LEVEL_NAMES[e['level']]}"
+        heading = f"{e['index']}/{len(PARTS)} {e['label']} · level {e['level']}: {LEVEL_NAMES[e['level']]}"
         self.console.print(Rule(Text(heading, style="bold cyan"), align="left"))
         if e.get("worked_example"):
             self.console.print(Panel(safe(reflow(e["worked_example"])), title="Worked example", title_align="left", border_style="blue"))

@@ -1,4 +1,5 @@
-"""Fixtures for the memory tests (helpers live in memhelpers.py)."""
+"""Fixtures for the memory tests (helpers live in memhelpers.py). "contract §n" in
+these tests cites docs/spec/agent-memory-contract.md."""
 
 from __future__ import annotations
 

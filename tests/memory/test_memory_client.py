@@ -237,6 +237,20 @@ def test_health_is_false_when_down():
     assert client.health() is False
 
 
+def test_check_health_says_whether_anything_answered():
+    client, _ = make(Script(httpx2.ConnectError("refused")))
+    with pytest.raises(MemoryUnavailable) as down:
+        client.check_health()
+    assert down.value.status == 0 and "refused" in down.value.reason
+    assert down.value.message == f"memory at https://memory.example: {down.value.reason}"
+    client, _ = make(Script(fail(404, {"message": "no such route"})))
+    with pytest.raises(MemoryRequestError) as wrong:
+        client.check_health()
+    assert wrong.value.status == 404 and wrong.value.reason == "health check failed with 404 Not Found: no such route"
+    client, _ = make(Script(ok({"status": "ok"})))
+    client.check_health()
+
+
 # ------------------------------------------------------------ error mapping
 
 

@@ -19,7 +19,7 @@ from memhelpers import ENTITY, Clock, client_for, fact
 from lumente_cli.memory_engine import KeyRing, MemoryEngine
 from lumente_cli.memory_engine.lifecycle import expired
 from lumente_cli.memory_engine.schema import MIGRATIONS
-from lumente_cli.memory_engine.timefmt import fmt, parse
+from lumente_cli.timeutil import format_time, parse_instant
 from lumente_cli.agent_memory.wire import MintKeyBody
 
 MINE, OTHER = "learner/p_abc", "learner/p_other"
@@ -116,7 +116,7 @@ def test_a_schema_2_file_gets_the_chain_index_and_keeps_its_rows(tmp_path, clock
 
 
 def shift(stamp: str, micros: int) -> str:
-    return fmt(parse(stamp) + timedelta(microseconds=micros))
+    return format_time(parse_instant(stamp) + timedelta(microseconds=micros))
 
 
 def expected_as_of(db: Path, moment: str, readable: set[str], now) -> list[str] | None:

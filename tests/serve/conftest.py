@@ -4,15 +4,10 @@ killed in teardown, so no server outlives its test."""
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))  # servehelpers, faultproxy
-
-from faultproxy import FaultProxy  # noqa: E402
-from servehelpers import Served  # noqa: E402
+from faultproxy import FaultProxy
+from servehelpers import Served
 
 
 @pytest.fixture

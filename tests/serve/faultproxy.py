@@ -172,7 +172,7 @@ class _Handler(BaseHTTPRequestHandler):
             with proxy.lock:
                 proxy.in_flight -= 1
 
-    def _act(self, proxy, rule, method, target, path, headers, body) -> None:  # noqa: ANN001
+    def _act(self, proxy, rule, method, target, path, headers, body) -> None:
         action = rule.action if rule else "forward"
         if rule:
             rule.arrived.set()
@@ -242,4 +242,4 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
 
-    do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = do_HEAD = _any
+    do_GET = do_POST = do_DELETE = do_PUT = do_PATCH = do_HEAD = _any  # noqa: N815 - http.server's naming

@@ -199,7 +199,7 @@ class Background:
     """A Lumente process running while the test does something else; its
     input is written at once, its output goes to files (no pipe can fill)."""
 
-    def __init__(self, workdir: Path, args: list[str], env: dict[str, str], input: str = "") -> None:
+    def __init__(self, workdir: Path, args: list[str], env: dict[str, str], input: str = "") -> None:  # noqa: A002
         workdir.mkdir(parents=True, exist_ok=True)
         tag = secrets.token_hex(3)
         self.out_path, self.err_path = workdir / f"bg-{tag}.out", workdir / f"bg-{tag}.err"

@@ -185,7 +185,7 @@ def test_a_second_signal_stops_at_once(server):
     assert "1 connections were cut" in server.stderr()
 
 
-def _quietly(fn) -> None:  # noqa: ANN001
+def _quietly(fn) -> None:
     try:
         fn()
     except httpx2.HTTPError:

@@ -11,7 +11,7 @@ from helpers import JWT_SOLID, lumente_process, script, solid_script
 from servehelpers import assert_stored_exactly_once, check_chains, learner_env, pseudonym_of
 
 
-def run(*args: str, env: dict[str, str], input: str | None = None) -> Any:
+def run(*args: str, env: dict[str, str], input: str | None = None) -> Any:  # noqa: A002 - as lumente_process
     r = lumente_process(*args, env=env, input=input)
     assert r.exit_code == 0, (args, r.stderr)
     assert "Traceback" not in r.stderr

@@ -13,7 +13,6 @@ is sent back once with the problem; a second failure is a ProviderError.
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from functools import lru_cache
 from importlib import resources
@@ -22,7 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from lumente_cli.agents.claude import prompting, toml_writer
+from lumente_cli import toml_writer
+from lumente_cli.agents.claude import prompting
 from lumente_cli.agents.claude.client import (
     CONNECT_TIMEOUT_SECONDS,
     MAPPER_TIMEOUT_SECONDS,
@@ -33,7 +33,7 @@ from lumente_cli.agents.claude.failures import describe_api_error
 from lumente_cli.agents.claude.structured import ReplyProblem, describe_errors, request_structured
 from lumente_cli.agents.contracts import MapInput
 from lumente_cli.concepts.library import parse_concept
-from lumente_cli.concepts.schema import Concept
+from lumente_cli.concepts.schema import CONCEPT_ID, Concept
 from lumente_cli.errors import ConceptError, ProviderError
 from lumente_cli.text import sanitize
 
@@ -59,7 +59,6 @@ class MapperReply(BaseModel):
                                   "null when a concept is given.")
     concept: Concept | None = Field(default=None, description="The whole concept file; null when declining.")
 EXAMPLE_CONCEPT = "jwt.toml"
-_ID = re.compile(r"^[a-z0-9_]+$")
 
 
 def map_concept(client: anthropic.Anthropic, *, model: str, inp: MapInput, usage: Usage) -> Concept:
@@ -67,7 +66,7 @@ def map_concept(client: anthropic.Anthropic, *, model: str, inp: MapInput, usage
     import httpx2
 
     shown = _shown(inp.name)
-    if not _ID.match(inp.concept_id):
+    if not CONCEPT_ID.match(inp.concept_id):
         raise ProviderError(f"cannot map {shown}: the id {inp.concept_id!r} is not made of [a-z0-9_].")
     claude, meter = metered(client, usage)
     timeout = httpx2.Timeout(MAPPER_TIMEOUT_SECONDS, connect=CONNECT_TIMEOUT_SECONDS)
@@ -103,7 +102,7 @@ def map_concept(client: anthropic.Anthropic, *, model: str, inp: MapInput, usage
             messages = _retry_messages(request, previous, exc)
             if exc.kind == "cut_off":
                 max_tokens = MAX_TOKENS_RETRY
-        except Exception as exc:  # noqa: BLE001 - only SDK errors are handled; the rest re-raise
+        except Exception as exc:  # only SDK errors are handled; the rest re-raise
             failure = describe_api_error(exc, model=model)
             if failure is None:
                 raise

@@ -26,7 +26,8 @@ from lumente_cli.agents.contracts import (
 )
 from lumente_cli.concepts.schema import Concept, Part
 from lumente_cli.memory.facts import MemoryFact
-from lumente_cli.parts import ASKS, LABELS, LEVEL_DESCRIPTIONS, PartKey
+from lumente_cli.parts import ASKS, LABELS, LEVEL_DESCRIPTIONS, MAX_LEVEL, PartKey
+from lumente_cli.session import MAX_PART_POINTS, MAX_SCORE
 
 PROMPT_FILES: dict[str, str] = {
     "question_asker": "question_asker.md",
@@ -83,7 +84,7 @@ def _part_lines(key: PartKey) -> str:
 
 
 def _level_line(level: int) -> str:
-    return f"Help level: {level} of 5 ({LEVEL_DESCRIPTIONS[level]})"
+    return f"Help level: {level} of {MAX_LEVEL} ({LEVEL_DESCRIPTIONS[level]})"
 
 
 def _rubric(part: Part) -> str:
@@ -219,13 +220,13 @@ def coach_message(concept: Concept, inp: CoachInput) -> str:
         question = f", own question {r.question}" if r.question is not None else ""
         rows.append(
             f"- {LABELS[r.part]} ({r.part}): level {r.level} -> {r.new_level}, answer {r.verdict}{question}, "
-            f"{r.points} of 2 points, {r.help_taps} Help tap{'s' if r.help_taps != 1 else ''}"
+            f"{r.points} of {MAX_PART_POINTS} points, {r.help_taps} Help tap{'s' if r.help_taps != 1 else ''}"
         )
     return "\n".join(
         [
             _concept_line(concept),
-            f"Prediction: {inp.prediction} of 8",
-            f"Score: {inp.score} of 8",
+            f"Prediction: {inp.prediction} of {MAX_SCORE}",
+            f"Score: {inp.score} of {MAX_SCORE}",
             "Parts:",
             "\n".join(rows) if rows else "(no parts finished)",
             "",

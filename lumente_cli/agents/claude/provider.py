@@ -259,7 +259,7 @@ class ClaudeAgents:
                 )
             except ReplyProblem:
                 raise
-            except Exception as exc:  # noqa: BLE001 - only SDK errors are handled; the rest re-raise
+            except Exception as exc:  # only SDK errors are handled; the rest re-raise
                 failure = describe_api_error(exc, model=self.model)
                 if failure is None:
                     raise

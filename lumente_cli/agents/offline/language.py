@@ -275,16 +275,6 @@ class Phrasing:
     def matches(self, bag: frozenset[str]) -> bool:
         return all(any(all(any(word_matches(w, s) for s in bag) for w in alt) for alt in term) for term in self.terms)
 
-    def matches_nearby(self, stems_in_order: list[str]) -> bool:
-        """All terms within a short run of words: for short assertions such as
-        'REST is a protocol', which words scattered over a long clause do not make."""
-        width = 2 * len(self.terms) + 2
-        if len(stems_in_order) <= width:
-            return self.matches(frozenset(stems_in_order))
-        return any(
-            self.matches(frozenset(stems_in_order[i : i + width])) for i in range(len(stems_in_order) - width + 1)
-        )
-
 
 @lru_cache(maxsize=4096)
 def compile_phrasing(source: str) -> Phrasing:
@@ -298,22 +288,10 @@ def compile_phrasing(source: str) -> Phrasing:
     return Phrasing(source, tuple(t for t in terms if t))
 
 
-# Idioms that contain a negation word but deny nothing: "the same, no matter how often".
-def is_negated(text: str) -> bool:
-    """Whether a negation is left once the reader has read the idioms ('no matter',
-    'not only', 'not as strong') for what they mean."""
-    return any(w in NEGATIONS for s in read(text) for c in s for w in c.words)
-
-
 @lru_cache(maxsize=4096)
 def phrasing_negations(source: str) -> int:
     """How many terms of a phrasing are themselves negations ('idempotent no side-effects': 1)."""
     return sum(any(w in NEGATIONS for alt in term.split("|") for w in words(alt)) for term in source.split())
-
-
-def function_word_ratio(text: str) -> float:
-    ws = words(text)
-    return sum(w in FUNCTION_WORDS for w in ws) / len(ws) if ws else 0.0
 
 
 def shingles(tokens: list[str], n: int = 4) -> set[tuple[str, ...]]:
@@ -468,10 +446,6 @@ def _until_turn(parts: list[tuple[str, str]], start: int, flags: list[bool]) -> 
             break
         flags[i] = True
     return flags
-
-
-def _is_negation_stem(s: str) -> bool:
-    return s in NEGATIONS
 
 
 def usable(clause: Clause, i: int, allowed_negations: int) -> bool:

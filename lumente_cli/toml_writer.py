@@ -1,4 +1,4 @@
-"""A small TOML writer for concept files.
+"""The one TOML writer: concept files the mapper writes, and the config file's values.
 
 It covers what the concept schema uses: strings, integers, booleans, lists of
 strings, tables, and arrays of tables. `tomllib.loads(dumps(data)) == data` holds
@@ -72,7 +72,7 @@ def _is_table_array(value: Any) -> bool:
 
 
 def _key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else _basic(key)
+    return key if _BARE_KEY.match(key) else basic_string(key)
 
 
 def _dotted(path: tuple[str, ...]) -> str:
@@ -104,10 +104,11 @@ def _string(text: str) -> str:
     _check_unicode(text)
     if "\n" in text:
         return _multiline(text)
-    return _basic(text)
+    return basic_string(text)
 
 
-def _basic(text: str) -> str:
+def basic_string(text: str) -> str:
+    """`text` as a one-line TOML basic string, every character TOML does not allow raw escaped."""
     _check_unicode(text)
     return '"' + _NEEDS_ESCAPE.sub(lambda m: _escape(m.group(0)), text) + '"'
 

@@ -1,4 +1,4 @@
-"""The concept-file TOML writer: whatever goes in comes back out of tomllib."""
+"""The one TOML writer (concept files and the config file): whatever goes in comes back out of tomllib."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lumente_cli.agents.claude.toml_writer import TomlWriteError, dumps
+from lumente_cli.toml_writer import TomlWriteError, basic_string, dumps
 
 text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=120)
 keys = st.text(
@@ -34,6 +34,14 @@ def test_round_trip(data):
 @given(text)
 def test_any_string_round_trips(value):
     assert tomllib.loads(dumps({"s": value, "t": {"s": value}}))["t"]["s"] == value
+
+
+@settings(max_examples=300, deadline=None)
+@given(text)
+def test_a_basic_string_stays_on_one_line_and_round_trips(value):
+    written = basic_string(value)
+    assert "\n" not in written and "\r" not in written  # the config file writes one value per line
+    assert tomllib.loads(f"k = {written}")["k"] == value
 
 
 @pytest.mark.parametrize(
