@@ -315,6 +315,7 @@ def test_phrasing_terms_appear_in_any_order_with_synonyms() -> None:
         ("reversing a hash is impossible", True),
         ("without a key", True),
         ("big o ignores constants", True),
+        ("python lacks tail call optimisation", True),
         ("the same hash no matter how often", False),
         ("not only fast but correct", False),
         ("containers are not as isolated as vms", False),  # a comparison: less isolated

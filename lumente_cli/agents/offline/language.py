@@ -42,7 +42,7 @@ CLAUSE_VERBS = frozenset(
 
 NEGATIONS = frozenset(
     {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather", "cannot",
-     "impossible", "infeasible", "unable", "ignore", "ignores", "ignoring", "ignored"}
+     "impossible", "infeasible", "unable", "ignore", "ignores", "ignoring", "ignored", "lack", "lacks", "lacking"}
 )
 FUNCTION_WORDS = frozenset(
     """a an the and or but so because if then than as of to in on at by for from with about into onto
@@ -385,7 +385,7 @@ def _read_sentence(sentence: str) -> list[Clause]:
 
 # These deny the few words of their own phrase ('without a base case', 'no lookup'),
 # not the rest of the clause ('without a base case Python raises RecursionError').
-_SHORT_SCOPE = frozenset({"without", "no", "instead", "rather", "none", "nothing"})
+_SHORT_SCOPE = frozenset({"without", "no", "instead", "rather", "none", "nothing", "lack", "lacks", "lacking"})
 # Words that open a clause inside a clause: a denial before them does not reach past them.
 # (Words that split clauses, such as 'because', 'which' and 'while', never reach here.)
 _EMBEDDED = frozenset(
