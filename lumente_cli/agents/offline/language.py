@@ -578,7 +578,7 @@ def _qualified(c: Clause, after: list[Clause]) -> bool:
     """'Docker sets no memory limit by default' and '...no limit unless you pass --memory'
     say what happens when nobody asks, not that it cannot happen."""
     return any(a == "by" and b == "default" for a, b in zip(c.words, c.words[1:], strict=False)) or \
-        bool(after and after[0].words[:1] == ("unless",))
+        "unless" in c.words or bool(after and after[0].words[:1] == ("unless",))
 
 
 # A clause and the consequence it draws ('asyncio is single-threaded, so races can't
