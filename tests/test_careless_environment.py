@@ -8,6 +8,7 @@ import os
 import stat
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -91,6 +92,16 @@ def _practice(home, *extra: str, stdin=None, stdout=subprocess.PIPE, input_bytes
                           env={**os.environ, "LUMENTE_HOME": str(home)})
 
 
+def _events(home) -> int:
+    import sqlite3
+
+    con = sqlite3.connect(home / "data" / "lumente.db")
+    try:
+        return con.execute("SELECT COUNT(*) FROM engine_event").fetchone()[0]
+    finally:
+        con.close()
+
+
 def _session_status(home) -> str:
     import sqlite3
 
@@ -163,9 +174,9 @@ def test_a_stop_signal_pauses_the_session_like_ctrl_c(tmp_path, sig):
     proc.stdin.write(b"5\n")
     proc.stdin.flush()
     deadline = time.monotonic() + 20
-    while True:  # until the session is under way
+    while True:  # until the session is under way: the prediction is recorded
         try:
-            if _session_status(home) == "active":
+            if _session_status(home) == "active" and _events(home) > 0:
                 break
         except Exception:  # noqa: BLE001 - the database may not exist yet
             pass
@@ -177,3 +188,19 @@ def test_a_stop_signal_pauses_the_session_like_ctrl_c(tmp_path, sig):
     assert b"saved as paused" in out + err
     assert b"Traceback" not in err
     assert _session_status(home) == "paused"
+
+
+def test_a_stop_signal_while_the_session_opens_waits_until_it_can_pause():
+    import signal
+
+    from lumente_cli.practice.wiring import StopSignal, stop_signals_pause
+
+    with stop_signals_pause() as stops:
+        os.kill(os.getpid(), signal.SIGTERM)  # lands while the session is being opened: held back
+        with pytest.raises(StopSignal):
+            stops.arm()  # the run can pause now: it takes effect
+    with stop_signals_pause() as stops:
+        stops.arm()
+        with pytest.raises(StopSignal):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)  # the handler runs at the next bytecode; this never finishes

@@ -102,8 +102,12 @@ class PracticeRun:
 
     # entry point -------------------------------------------------------------
 
-    def run(self) -> ExitCode:
+    def run(self, arm: Callable[[], None] | None = None) -> ExitCode:
+        """Play the session. `arm` is called first, inside the handling that pauses on an
+        interrupt: a stop signal held back while the session was opened takes effect there."""
         try:
+            if arm is not None:
+                arm()
             self._announce()
             self._play()
         except KeyboardInterrupt:

@@ -60,14 +60,14 @@ def practise(ws: Workspace, concept: Concept, options: PracticeOptions, *, io: S
     store = ws.store
     backend = ws.memory_backend(disabled=options.no_memory)
     try:
-        with stop_signals_pause():
+        with stop_signals_pause() as stops:
             run = PracticeRun.open(
                 concept=concept, store=store, learner_id=store.learner_id(ws.pseudonym), agents=agents, io=io,
                 emitter=emitter, memory=LearnerMemory(backend, store, ws.pseudonym, concept.id) if backend.enabled else None,
                 predict=options.predict, resume=options.resume, spinner=spinner, usage=usage,
                 deliver_later=deliver_later,
             )
-            return run.run()
+            return run.run(arm=stops.arm)
     finally:
         backend.close()
 
@@ -76,20 +76,41 @@ class StopSignal(KeyboardInterrupt):
     """SIGTERM or SIGHUP during a session: pause it, as Ctrl-C does."""
 
 
-@contextlib.contextmanager
-def stop_signals_pause() -> Iterator[None]:
-    def stop(signum: int, _frame: object) -> None:
-        raise StopSignal(signal.Signals(signum).name)
+class StopSignals:
+    """SIGTERM and SIGHUP become a StopSignal once the run can pause its session. One
+    that lands while the session is being opened waits for that moment, instead of
+    escaping with the session half-open."""
 
+    def __init__(self) -> None:
+        self.armed = False
+        self.pending: str | None = None
+
+    def on_signal(self, signum: int, _frame: object) -> None:
+        name = signal.Signals(signum).name
+        if not self.armed:
+            self.pending = name
+            return
+        raise StopSignal(name)
+
+    def arm(self) -> None:
+        """From now on a stop signal pauses the run; one that came earlier does so now."""
+        self.armed = True
+        if self.pending is not None:
+            raise StopSignal(self.pending)
+
+
+@contextlib.contextmanager
+def stop_signals_pause() -> Iterator[StopSignals]:
+    stops = StopSignals()
     previous = {}
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             try:
-                previous[sig] = signal.signal(sig, stop)
+                previous[sig] = signal.signal(sig, stops.on_signal)
             except ValueError:  # not the main thread (an embedding test): leave signals alone
                 pass
     try:
-        yield
+        yield stops
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
