@@ -51,6 +51,18 @@ class Detectors:
     python_call_pattern: re.Pattern[str] | None = None  # for a file that does not parse
     code: dict[str, list[SignalRef]] = field(default_factory=lambda: defaultdict(list))
     patterns: dict[str, list[Pattern]] = field(default_factory=lambda: defaultdict(list))  # language -> patterns
+    # Every pattern's needles in one regex, to learn in one pass which of them a file holds.
+    needle_finder: re.Pattern[str] | None = None
+    implied: dict[str, frozenset[str]] = field(default_factory=dict)  # needle -> the needles it begins with
+
+    def needles_in(self, lowered: str) -> set[str]:
+        """The needles that occur in `lowered` (a file's text, lower-cased)."""
+        if self.needle_finder is None:
+            return set()
+        found: set[str] = set()
+        for longest in set(self.needle_finder.findall(lowered)):
+            found |= self.implied[longest]
+        return found
 
     def patterns_for(self, language: str) -> list[Pattern]:
         """A python or javascript file gets its own language's patterns and the 'any' ones."""
@@ -86,6 +98,10 @@ def compile_detectors(concepts: Iterable[Concept]) -> Detectors:
                 for language in languages:
                     d.patterns[language].append(Pattern(ref, re.compile(signal.regex, re.MULTILINE),
                                                         re.compile(signal.regex), needles(signal.regex)))
+    every = {n for patterns in d.patterns.values() for p in patterns for n in p.needles or ()}
+    if every:
+        d.needle_finder = _trie(every)
+        d.implied = {n: frozenset(m for m in every if n.startswith(m)) for n in every}
     d.js_call_pattern = _call_pattern(d.js_calls, "$")
     d.python_call_pattern = _call_pattern(d.python_calls, "")
     return d
@@ -98,6 +114,28 @@ def _call_pattern(calls: dict[str, list[SignalRef]], extra_word: str) -> re.Patt
     names = sorted(calls, key=len, reverse=True)
     word = r"\w" + re.escape(extra_word)
     return re.compile(rf"(?<![{word}])({'|'.join(re.escape(n) for n in names)})\s*\(")
+
+
+def _trie(words: set[str]) -> re.Pattern[str]:
+    """A regex finding, at every position, the longest of `words` that starts there.
+
+    The words are spelt out as a trie (`(?:a(?:bc|xy)|...)`), so that each position costs a
+    few character tests rather than one per word; the lookahead lets matches overlap."""
+    root: dict[str, dict] = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def spell(node: dict[str, dict]) -> str:
+        branches = [re.escape(char) + spell(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return f"(?:{body})?" if "" in node else body  # greedy: the longer word first
+
+    return re.compile(f"(?=({spell(root)}))")
 
 
 def dotted_prefixes(name: str, sep: str = ".") -> list[str]:

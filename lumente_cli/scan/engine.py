@@ -150,12 +150,10 @@ class _Scan:
         self.patterns(file, js.text, "javascript")
 
     def patterns(self, file: _File, text: str, language: str) -> None:
-        lowered = text.lower()
-        present: dict[str, bool] = {}
+        present = self.d.needles_in(text.lower())
         lines: list[str] | None = None
         for pattern in self.d.patterns_for(language):
-            if pattern.needles is not None and not any(
-                    present[n] if n in present else present.setdefault(n, n in lowered) for n in pattern.needles):
+            if pattern.needles is not None and pattern.needles.isdisjoint(present):
                 continue
             if pattern.whole.search(text) is None:
                 continue
