@@ -54,7 +54,7 @@ def test_comments_strings_vendored_binary_huge_and_linked_files_are_not_evidence
     assert all("redis" not in e.snippet and "celery" not in e.snippet.lower()
                for f in result.findings for e in f.evidence)
     assert "caching" not in by_concept(result)  # `# import redis` and "redis" in a string do not count
-    assert result.skipped["too large"] == 1 and result.skipped["binary"] == 1
+    assert result.skipped["too_large"] == 1 and result.skipped["binary"] == 1
     assert result.skipped["symlink"] == 2 and result.listed_by == "walk"
 
 

@@ -82,7 +82,7 @@ def _from_git(root: Path) -> Listing | None:
         seen.add(rel)
         parts = rel.split("/")
         if any(part in SKIPPED_DIRS for part in parts[:-1]) or any(rel.startswith(v) for v in venvs):
-            listing.skip("vendored or generated folder")
+            listing.skip("vendored")
             continue
         listing.paths.append(rel)
     return listing
@@ -104,7 +104,7 @@ def _walk(root: Path, prefix: str, listing: Listing) -> Iterator[str]:
         listing.skip("unreadable")
         return
     if prefix and any(e.name == VENV_MARKER for e in entries):
-        listing.skip("vendored or generated folder")
+        listing.skip("vendored")
         return
     for entry in entries:
         rel = f"{prefix}/{entry.name}" if prefix else entry.name
@@ -112,7 +112,7 @@ def _walk(root: Path, prefix: str, listing: Listing) -> Iterator[str]:
             listing.skip("symlink")
         elif entry.is_dir(follow_symlinks=False):
             if entry.name in SKIPPED_DIRS:
-                listing.skip("vendored or generated folder")
+                listing.skip("vendored")
             else:
                 yield from _walk(root, rel, listing)
         elif entry.is_file(follow_symlinks=False):
@@ -131,9 +131,9 @@ def read_text(root: Path, rel: str, *, max_bytes: int) -> tuple[str | None, str 
     if stat.S_ISLNK(info.st_mode):
         return None, "symlink"
     if not stat.S_ISREG(info.st_mode):
-        return None, "not a regular file"
+        return None, "not_a_file"
     if info.st_size > max_bytes:
-        return None, "too large"
+        return None, "too_large"
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
         with os.fdopen(fd, "rb") as f:
@@ -141,7 +141,7 @@ def read_text(root: Path, rel: str, *, max_bytes: int) -> tuple[str | None, str 
     except OSError:
         return None, "unreadable"
     if len(data) > max_bytes:
-        return None, "too large"
+        return None, "too_large"
     if b"\0" in data[:BINARY_PROBE]:
         return None, "binary"
     return data.decode("utf-8", "replace"), None

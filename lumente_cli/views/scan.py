@@ -62,7 +62,7 @@ def scan_report(result: ScanResult, limit: int | None, *, ascii_only: bool = Fal
         summary = f"{_plural(len(result.findings), 'concept')} found ({read})"
         summary += f"; {hidden} more with --limit {len(result.findings)}." if hidden else "."
         parts.append(Text(summary, style="dim"))
-    skipped = ", ".join(f"{n} {why}" for why, n in sorted(result.skipped.items()))
+    skipped = ", ".join(f"{n} {why.replace('_', ' ')}" for why, n in sorted(result.skipped.items()))
     if skipped:
         parts.append(Text(f"Skipped: {skipped}.", style="dim"))
     for limit_hit in result.stopped:
