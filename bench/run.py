@@ -12,6 +12,7 @@ Sections, in the order they run:
   writes     facts per second into the embedded engine, sequential, as the app writes them
   serve      `memory serve` over loopback with 1 and 50 clients, against the engine in-process
   footprint  peak RSS of a scripted session and of memory show over 10,000 facts
+  scan       `lumente scan` over a generated 10,000-file git repository, against cat-ing its files
 
 Every figure is the median of several runs after a warm-up, with min and max;
 ratios are to a baseline measured in the same run. A missed target is shown
@@ -30,15 +31,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the section modules, beside this one
 from report import finish, load_average
 
-SECTIONS = ("startup", "session", "recall", "writes", "serve", "footprint")
+SECTIONS = ("startup", "session", "recall", "writes", "serve", "footprint", "scan")
 MODULES = {"startup": "startup", "session": "session", "recall": "recall", "writes": "writes",
-           "serve": "serve_load", "footprint": "footprint"}
+           "serve": "serve_load", "footprint": "footprint", "scan": "scan"}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Lumente's benchmark harness.",
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog="\n".join(__doc__.splitlines()[7:14]))
+                                     epilog="\n".join(__doc__.splitlines()[7:15]))
     parser.add_argument("--only", default=",".join(SECTIONS), help="comma-separated sections (default: all)")
     parser.add_argument("--quick", action="store_true", help="tiny runs for a smoke test; writes nothing")
     parser.add_argument("--no-docs", action="store_true", help="write results but leave docs/benchmarks.md")

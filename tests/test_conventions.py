@@ -32,7 +32,7 @@ READ_COMMANDS = [
     ("concepts",), ("concepts", "show", "jwt"), ("progress",), ("progress", "jwt"), ("whoami",),
     ("memory", "show"), ("memory", "show", "jwt"), ("memory", "history"),
     ("memory", "history", "jwt", "--part", "coordinate"),
-    ("memory", "sync"), ("doctor",), ("config", "show"), ("path",),
+    ("memory", "sync"), ("doctor",), ("config", "show"), ("path",), ("next",),
 ]
 
 
@@ -54,7 +54,8 @@ def test_memory_forget_json(history):
 # ------------------------------------------------------------------ colour
 
 COLOURED = [("concepts",), ("concepts", "show", "jwt"), ("progress", "jwt"), ("whoami",), ("memory", "show"),
-            ("memory", "history"), ("doctor",), ("config", "show"), ("path",), ("nope",), ("concepts", "show", "nope")]
+            ("memory", "history"), ("doctor",), ("config", "show"), ("path",), ("nope",), ("concepts", "show", "nope"),
+            ("next",)]
 
 
 @pytest.mark.parametrize("args", COLOURED, ids=" ".join)
@@ -80,7 +81,8 @@ def test_a_practice_session_has_no_escape_bytes_with_no_color():
 
 
 @pytest.mark.parametrize("args, message", [
-    (("practice",), "lumente: missing argument 'CONCEPT'."),
+    (("practice",), "lumente: no concept given, and nothing to suggest yet."),
+    (("scan", "/nonexistent/project"), "lumente: no such folder: /nonexistent/project."),
     (("practice", "jwt", "--bogus"), "lumente: no such option: --bogus"),
     (("practice", "jwt", "--predict", "9"), "lumente: invalid value for '--predict'"),
     (("nope",), "lumente: no such command 'nope'."),

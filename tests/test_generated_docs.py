@@ -283,7 +283,7 @@ def test_python_m_is_the_same_program(lumente_on_path):
     assert "Usage: lumente memory show" in sub.stdout
     version = subprocess.run([*run, "--version"], capture_output=True, text=True, timeout=60)
     assert version.stdout.startswith("lumente ")
-    bad = subprocess.run([*run, "practice"], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([*run, "concepts", "show"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("lumente: missing argument")
     # completion answers on the same variable, with the same program name
     env = {**os.environ, "_LUMENTE_COMPLETE": "complete_bash", "COMP_WORDS": "lumente memory his", "COMP_CWORD": "2"}

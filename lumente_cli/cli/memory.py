@@ -180,7 +180,8 @@ def forget(
     if json_out:
         print_json({"scope": result.scope, "backend": backend.kind, "forgotten": result.rows,
                     "facts_before": result.facts_before, "left": result.left, "local": result.local,
-                    "sessions_deleted": result.sessions_deleted})
+                    "sessions_deleted": result.sessions_deleted,
+                    "scan_findings_deleted": result.scan_findings_deleted})
     else:
         show_forgotten(out_console(), result)
     if result.left:

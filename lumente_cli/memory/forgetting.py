@@ -34,6 +34,7 @@ class Forgotten:
     left: int  # facts still readable afterwards: 0 unless the service kept some
     local: dict[str, int]  # what was cleared locally: outbox, delivery log, read counts
     sessions_deleted: int | None  # None when the local sessions were kept
+    scan_findings_deleted: int | None = None  # the last scan's findings, deleted with the sessions
 
 
 def survey(client: MemoryClient, store: LocalStore, pseudonym: str, *, deadline: float | None = None) -> Holdings:
@@ -51,7 +52,8 @@ def forget(holdings: Holdings, client: MemoryClient, store: LocalStore, *, delet
     rows = client.forget_scope(holdings.scope)
     left = current_facts(client, holdings.pseudonym, learner_concepts(client, holdings.pseudonym), as_of=None,
                          read_counts=store.read_counts)
-    sessions = None
+    sessions = scan_findings = None
     if delete_sessions and holdings.learner_id is not None:
         sessions = store.delete_learner_sessions(holdings.learner_id)
-    return Forgotten(holdings.scope, rows, holdings.facts, len(left), local, sessions)
+        scan_findings = store.delete_learner_scan(holdings.learner_id)
+    return Forgotten(holdings.scope, rows, holdings.facts, len(left), local, sessions, scan_findings)

@@ -100,4 +100,21 @@ MIGRATIONS: list[list[str]] = [
         "ALTER TABLE session ADD COLUMN holder TEXT",
         "ALTER TABLE session ADD COLUMN held_at TEXT",
     ],
+    # The last `lumente scan` of each learner, for `lumente next`: which concepts the
+    # project relies on and how strongly. No path, file name or line of the project.
+    [
+        """CREATE TABLE scan(
+            learner_id INTEGER PRIMARY KEY REFERENCES learner(id) ON DELETE CASCADE,
+            scanned_at TEXT NOT NULL,
+            files INTEGER NOT NULL)""",
+        """CREATE TABLE scan_finding(
+            learner_id INTEGER NOT NULL REFERENCES scan(learner_id) ON DELETE CASCADE,
+            concept TEXT NOT NULL,
+            score REAL NOT NULL,
+            risky INTEGER NOT NULL,
+            signals INTEGER NOT NULL,
+            files INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            PRIMARY KEY (learner_id, concept))""",
+    ],
 ]

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from lumente_cli.store.db import open_database
 from lumente_cli.store.memory_log import MemoryLog, OutboxFact, PendingFact
+from lumente_cli.store.scans import ScanTables
 from lumente_cli.store.sessions import (
     FinishedSession,
     JudgedAnswer,
@@ -22,7 +23,7 @@ __all__ = ["FinishedSession", "JudgedAnswer", "LocalStore", "OutboxFact", "PartR
            "new_session_id"]
 
 
-class LocalStore(SessionTables, MemoryLog):
+class LocalStore(SessionTables, MemoryLog, ScanTables):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.con = open_database(path)

@@ -17,7 +17,7 @@ def forget_question(holdings: Holdings, where: str, *, delete_sessions: bool) ->
     """What `forget` is about to erase, asked before it does."""
     summary = (f"This erases {_count(holdings.facts, 'remembered fact')} on {_count(len(holdings.concepts), 'concept')} "
                f"from {where} (scope {holdings.scope}), and {_count(holdings.pending, 'fact')} waiting in the outbox.")
-    summary += (" Your local sessions will be deleted too." if delete_sessions
+    summary += (" Your local sessions and your last scan's findings will be deleted too." if delete_sessions
                 else " Your local sessions stay (--delete-sessions removes them).")
     return Text(summary)
 
@@ -32,7 +32,8 @@ def show_forgotten(console: Console, result: Forgotten) -> None:
     if result.local["outbox"]:
         console.print(f"Dropped {result.local['outbox']} facts waiting in the outbox.")
     if result.sessions_deleted is not None:
-        console.print(f"Deleted {result.sessions_deleted} local sessions, with their answers and levels.")
+        console.print(f"Deleted {result.sessions_deleted} local sessions, with their answers and levels, "
+                      f"and your last scan's {_count(result.scan_findings_deleted or 0, 'finding')}.")
 
 
 def show_synced(console: Console, result: Synced) -> None:
