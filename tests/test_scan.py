@@ -155,3 +155,20 @@ def test_snippets_mask_secrets_and_stay_short():
     long = snippet("x = " + "a" * 200)
     assert len(long) <= 80 and long.endswith("…")
     assert "\x1b" not in snippet("print('\x1b[31mred')")
+
+
+def test_a_tree_read_by_forked_workers_finds_what_one_process_finds(tmp_path):
+    from lumente_cli.concepts.library import load_default
+    from lumente_cli.scan.engine import scan
+
+    lib = load_default()
+    concepts = [lib.resolve(i) for i in lib.ids()]
+    project = tmp_path / "project"
+    project.mkdir()
+    for n in range(40):  # enough files for each worker to hold evidence of its own
+        (project / f"m{n:02}.py").write_text(f"import json\nimport sqlite3\n\n\ndef f{n}(x):\n    return f{n}(x - 1) if x else json.dumps(x)\n")
+    one, two = scan(project, concepts, workers=1), scan(project, concepts, workers=2)
+    assert one.findings == two.findings and one.files_scanned == two.files_scanned == 40
+    assert {f.concept for f in one.findings} >= {"json_serialisation", "recursion"}
+    evidence = next(f for f in two.findings if f.concept == "recursion").evidence
+    assert [e.path for e in evidence] == sorted(e.path for e in evidence)  # the earliest files, in path order

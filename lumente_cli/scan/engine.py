@@ -83,6 +83,11 @@ class _Scan:
     def hit(self, ref: SignalRef, file: _File, line: int) -> None:
         hits = self.hits.setdefault(ref, _Hits())
         hits.occurrences += 1
+        if len(hits.evidence) >= EVIDENCE_SHOWN and file.rel not in hits.files:
+            # Files come in path order and a finding shows its earliest lines per signal:
+            # this signal already holds all it could show, so only the count grows.
+            hits.files.add(file.rel)
+            return
         if file.rel in hits.files and sum(e.path == file.rel for e in hits.evidence[-EVIDENCE_PER_FILE:]) \
                 >= EVIDENCE_PER_FILE:
             return
@@ -151,21 +156,23 @@ class _Scan:
 
     def patterns(self, file: _File, text: str, language: str) -> None:
         present = self.d.needles_in(text.lower())
-        lines: list[str] | None = None
         for pattern in self.d.patterns_for(language):
             if pattern.needles is not None and pattern.needles.isdisjoint(present):
                 continue
-            if pattern.whole.search(text) is None:
-                continue
-            if lines is None:
-                lines = text.split("\n")
-            found = 0
-            for number, line in enumerate(lines, 1):
-                if pattern.line.search(line):
-                    self.hit(pattern.signal, file, number)
+            # Jump from match to match over the whole text, and confirm each on its own line
+            # (a match of the multi-line form may run past the end of the line it starts on).
+            found, pos = 0, 0
+            while found < EVIDENCE_PER_FILE:
+                m = pattern.whole.search(text, pos)
+                if m is None:
+                    break
+                start = text.rfind("\n", 0, m.start()) + 1
+                end = text.find("\n", m.start())
+                end = len(text) if end < 0 else end
+                if pattern.line.search(text[start:end]):
+                    self.hit(pattern.signal, file, text.count("\n", 0, start) + 1)
                     found += 1
-                    if found >= EVIDENCE_PER_FILE:
-                        break
+                pos = end + 1
 
     def tracked_env(self, file: _File) -> None:
         if ENV_CONCEPT not in self.d.names:
@@ -197,39 +204,115 @@ class _Scan:
         return tuple(out)
 
 
+# Below this many files one process is quicker than starting workers.
+PARALLEL_MIN_FILES = 2_000
+
+
+@dataclass
+class _Part:
+    """What one run over a slice of the listing found."""
+
+    hits: dict[SignalRef, _Hits]
+    scanned: int
+    skipped: dict[str, int]
+    timed_out: bool
+
+
 def scan(root: Path, concepts: Iterable[Concept], *, limits: Limits = Limits(),
-         clock: Callable[[], float] = time.monotonic) -> ScanResult:
-    """Scan the folder `root` for the concepts' signals. Reads only; prints nothing."""
+         clock: Callable[[], float] = time.monotonic, workers: int | None = None) -> ScanResult:
+    """Scan the folder `root` for the concepts' signals. Reads only; prints nothing.
+
+    A large tree is split into contiguous slices of the sorted listing, one per CPU,
+    read in forked worker processes; their findings merge in path order, so the
+    result is the same as one process's."""
     began = clock()
     detectors = compile_detectors(concepts)
     listing = list_files(root, max_files=limits.max_files)
-    skipped = dict(listing.skipped)
-    stopped = ["files"] if listing.truncated else []
+    paths = sorted(listing.paths)  # path order: see _Scan.hit
+    workers = _workers(len(paths)) if workers is None else max(1, workers)
+    job = _Job(detectors, root, limits, began, clock, listing.source, frozenset(listing.tracked))
+    if workers > 1:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        size = -(-len(paths) // workers)
+        slices = [paths[i : i + size] for i in range(0, len(paths), size)]
+        global _JOB
+        _JOB = job  # the forked workers inherit it: nothing compiled is pickled
+        try:
+            with ProcessPoolExecutor(len(slices), mp_context=multiprocessing.get_context("fork")) as pool:
+                parts = list(pool.map(_run_slice, slices))
+        finally:
+            _JOB = None
+    else:
+        parts = [job.run(paths)]
     run = _Scan(detectors)
-    scanned = 0
-    for index, rel in enumerate(listing.paths):
-        if index % 64 == 0 and clock() - began > limits.max_seconds:
-            stopped.append("time")
-            break
-        name = rel.rsplit("/", 1)[-1]
-        manifest = reader_for(rel) is not None
-        text, why = read_text(root, rel, max_bytes=limits.max_lockfile_bytes if manifest else limits.max_file_bytes)
-        if text is None:
-            skipped[why or "unreadable"] = skipped.get(why or "unreadable", 0) + 1
-            continue
-        scanned += 1
-        extension = os.path.splitext(name)[1].lower()
-        file = _File(rel, text, code=extension in PYTHON_EXTENSIONS or extension in javascript_source.EXTENSIONS)
-        if manifest:
-            run.manifest(file)
-        if extension in PYTHON_EXTENSIONS:
-            run.python(file)
-        elif extension in javascript_source.EXTENSIONS:
-            run.javascript(file)
-        else:
-            run.patterns(file, text, "any")
-        if listing.source == "git" and rel in listing.tracked and ENV_FILE.match(name) \
-                and not name.endswith(ENV_TEMPLATES):
-            run.tracked_env(file)
-    return ScanResult(str(root), listing.source, len(listing.paths), scanned, skipped, tuple(stopped),
-                      clock() - began, run.findings())
+    skipped = dict(listing.skipped)
+    for part in parts:
+        for ref, hits in part.hits.items():
+            merged = run.hits.setdefault(ref, _Hits())
+            merged.files |= hits.files
+            merged.evidence += hits.evidence[: max(0, EVIDENCE_SHOWN - len(merged.evidence))]
+            merged.occurrences += hits.occurrences
+        for why, count in part.skipped.items():
+            skipped[why] = skipped.get(why, 0) + count
+    stopped = (["files"] if listing.truncated else []) + (["time"] if any(p.timed_out for p in parts) else [])
+    return ScanResult(str(root), listing.source, len(listing.paths), sum(p.scanned for p in parts), skipped,
+                      tuple(stopped), clock() - began, run.findings())
+
+
+def _workers(files: int) -> int:
+    import multiprocessing
+
+    if files < PARALLEL_MIN_FILES or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return min(os.cpu_count() or 1, 4)
+
+
+@dataclass(frozen=True)
+class _Job:
+    detectors: Detectors
+    root: Path
+    limits: Limits
+    began: float
+    clock: Callable[[], float]
+    source: str
+    tracked: frozenset[str]
+
+    def run(self, paths: list[str]) -> _Part:
+        run = _Scan(self.detectors)
+        skipped: dict[str, int] = {}
+        scanned = 0
+        for index, rel in enumerate(paths):
+            if index % 64 == 0 and self.clock() - self.began > self.limits.max_seconds:
+                return _Part(run.hits, scanned, skipped, True)
+            name = rel.rsplit("/", 1)[-1]
+            manifest = reader_for(rel) is not None
+            text, why = read_text(self.root, rel, max_bytes=self.limits.max_lockfile_bytes if manifest
+                                  else self.limits.max_file_bytes)
+            if text is None:
+                skipped[why or "unreadable"] = skipped.get(why or "unreadable", 0) + 1
+                continue
+            scanned += 1
+            extension = os.path.splitext(name)[1].lower()
+            file = _File(rel, text, code=extension in PYTHON_EXTENSIONS or extension in javascript_source.EXTENSIONS)
+            if manifest:
+                run.manifest(file)
+            if extension in PYTHON_EXTENSIONS:
+                run.python(file)
+            elif extension in javascript_source.EXTENSIONS:
+                run.javascript(file)
+            else:
+                run.patterns(file, text, "any")
+            if self.source == "git" and rel in self.tracked and ENV_FILE.match(name) \
+                    and not name.endswith(ENV_TEMPLATES):
+                run.tracked_env(file)
+        return _Part(run.hits, scanned, skipped, False)
+
+
+_JOB: _Job | None = None
+
+
+def _run_slice(paths: list[str]) -> _Part:
+    assert _JOB is not None, "a worker runs only under scan()"
+    return _JOB.run(paths)
