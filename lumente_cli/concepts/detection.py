@@ -36,28 +36,28 @@ def _names(value: list[str]) -> list[str]:
     return [name.strip() for name in value]
 
 
-class DependencySignal(_Signal):
+class _NamedSignal(_Signal):
+    names: list[str]
+
+    _check_names = field_validator("names")(_names)
+
+
+class DependencySignal(_NamedSignal):
     kind: Literal["dependency"]
     ecosystem: Ecosystem
     names: list[str] = Field(description="Registry names, compared case-insensitively.")
 
-    _check_names = field_validator("names")(_names)
 
-
-class ImportSignal(_Signal):
+class ImportSignal(_NamedSignal):
     kind: Literal["import"]
     language: Language
     names: list[str] = Field(description="Modules (python) or module specifiers (javascript).")
 
-    _check_names = field_validator("names")(_names)
 
-
-class CallSignal(_Signal):
+class CallSignal(_NamedSignal):
     kind: Literal["call"]
     language: Language
     names: list[str] = Field(description="Dotted names of the functions called, e.g. jwt.encode.")
-
-    _check_names = field_validator("names")(_names)
 
 
 class PatternSignal(_Signal):

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from lumente_cli.concepts.schema import CONCEPT_ID, KeyPoint
+from lumente_cli.concepts.schema import Identifier, KeyPoint
 from lumente_cli.errors import ConceptError
 from lumente_cli.parts import PartKey
 
@@ -52,17 +52,10 @@ class Claim(_Strict):
 
 
 class Explanation(_Strict):
-    id: str
+    id: Identifier
     asked: str = Field(min_length=5, description="What the student asked the AI, shown above the claims.")
     difficulty: int = Field(ge=1, le=5, description="1: the flaws are plain; 5: they take a careful reader.")
     claims: list[Claim] = Field(min_length=MIN_CLAIMS, max_length=MAX_CLAIMS)
-
-    @field_validator("id")
-    @classmethod
-    def _id(cls, value: str) -> str:
-        if not CONCEPT_ID.match(value):
-            raise ValueError("must use only lowercase letters, digits and _")
-        return value
 
     @model_validator(mode="after")
     def _flaw_count(self) -> Explanation:

@@ -8,15 +8,26 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from lumente_cli.concepts.detection import Detection
 from lumente_cli.parts import PARTS, PartKey
 
 # A concept id names its file, is typed on the command line and goes into memory keys.
 CONCEPT_ID = re.compile(r"^[a-z0-9_]+$")
+
+
+def _identifier(value: str) -> str:
+    if not CONCEPT_ID.match(value):
+        raise ValueError("must use only lowercase letters, digits and _")
+    return value
+
+
+# A concept's, a key point's or an explanation's id: what memory keys and the command line use.
+Identifier = Annotated[str, AfterValidator(_identifier)]
+
 _TERM = re.compile(r"^[\w'+#.-]+(\|[\w'+#.-]+)*$")
 
 
@@ -30,7 +41,7 @@ Area = Literal["web", "security", "data", "concurrency", "language", "tools", "a
 class KeyPoint(_Strict):
     """One idea the rubric looks for in an answer."""
 
-    id: str = Field(description="Short identifier, [a-z0-9_].")
+    id: Identifier = Field(description="Short identifier, [a-z0-9_].")
     point: str = Field(min_length=3, description="The idea, as the reference map shows it.")
     accept: list[str] = Field(
         min_length=1,
@@ -50,13 +61,6 @@ class KeyPoint(_Strict):
             "covers the point; the evaluator uses them to tell a student who only named it."
         ),
     )
-
-    @field_validator("id")
-    @classmethod
-    def _id(cls, value: str) -> str:
-        if not CONCEPT_ID.match(value):
-            raise ValueError("must use only lowercase letters, digits and _")
-        return value
 
     @field_validator("accept", "names")
     @classmethod
@@ -139,7 +143,7 @@ class Part(_Strict):
 
 
 class Concept(_Strict):
-    id: str = Field(description="The name used on the command line and in memory keys, [a-z0-9_].")
+    id: Identifier = Field(description="The name used on the command line and in memory keys, [a-z0-9_].")
     name: str = Field(min_length=1, description="How the concept is shown, e.g. 'JWT'.")
     full_name: str | None = None
     aliases: list[str] = Field(default_factory=list, description="Other names the command line accepts.")
@@ -158,13 +162,6 @@ class Concept(_Strict):
     detection: Detection = Field(
         default_factory=Detection, description="What in a student's project shows it uses the concept (`lumente scan`)."
     )
-
-    @field_validator("id")
-    @classmethod
-    def _id(cls, value: str) -> str:
-        if not CONCEPT_ID.match(value):
-            raise ValueError("must use only lowercase letters, digits and _")
-        return value
 
     @field_validator("links")
     @classmethod
