@@ -393,3 +393,27 @@ def test_no_reason_or_question_reaches_memory(tmp_path):
         assert set(typed) <= kept  # the local database is where student text belongs
     finally:
         rig.close()
+
+
+def test_every_event_and_field_printed_is_in_docs_json():
+    doc = (paths.Path(__file__).resolve().parent.parent / "docs" / "json.md").read_text("utf-8")
+    section = doc[doc.index("## `lumente check CONCEPT --json`"):]
+    section = section[:section.index("\n## ")]
+    rows = {}
+    for line in section.splitlines():
+        cells = line.split(" | ")
+        if line.startswith("| `") and len(cells) == 2:
+            names = set(re.findall(r"`([a-z_]+)`", cells[1]))
+            for kind in re.findall(r"`([a-z_]+)`", cells[0]):
+                rows[kind] = names
+    r = check(input=script(5, "?", "3 5", GOOD[("jwt_basics", 3)], "It sounds off."))
+    stopped = check("--no-memory", input=script(5))
+    common = {"event", "session_id", "at"}
+    for event in r.events() + stopped.events():
+        assert event["event"] in rows, event["event"]
+        if event["event"] in ("memory_recalled", "memory_written"):
+            continue  # documented with `lumente practice`
+        assert set(event) - common <= rows[event["event"]], event["event"]
+    from lumente_cli.checking.runner import CHECK_EVENT_KINDS
+
+    assert set(CHECK_EVENT_KINDS) == set(rows)

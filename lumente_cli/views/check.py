@@ -71,7 +71,7 @@ class CheckView(SessionView):
         mark, label, style = VERDICT[e["verdict"]]
         line = Text(f"Claim {e['number']}: {mark} {label}", style=style)
         if e.get("feedback"):
-            line.append(" ")
+            line.append(" · ")
             line.append_text(safe(e["feedback"]))
         if e.get("question_verdict"):
             line.append(f" Your question: {e['question_verdict']}.", style="dim")
