@@ -417,3 +417,14 @@ def test_every_event_and_field_printed_is_in_docs_json():
     from lumente_cli.checking.runner import CHECK_EVENT_KINDS
 
     assert set(CHECK_EVENT_KINDS) == set(rows)
+
+
+def test_no_escape_bytes_with_no_color_and_errors_are_one_line_with_a_hint():
+    for env, flags in (({"FORCE_COLOR": "1", "NO_COLOR": "1"}, ()), ({"FORCE_COLOR": "1"}, ("--no-color",))):
+        r = lumente(*flags, "check", "jwt", "--no-memory", input=exact(BASICS), env=env)
+        assert r.exit_code == 0, r.stderr
+        assert "Every claim" in r.stdout and "\x1b" not in r.stdout + r.stderr
+    r = lumente("check")
+    assert r.exit_code == 2 and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert lines[0].startswith("lumente: missing argument 'CONCEPT'.") and len(lines) == 2
