@@ -30,7 +30,7 @@ import report
 from figures import Figure, repeat
 
 from lumente_cli.memory import facts as F
-from lumente_cli.memory.backend import MemoryBackend
+from lumente_cli.memory.backend import embedded
 from lumente_cli.memory.recall import facts_of
 from lumente_cli.memory.service import LearnerMemory
 from lumente_cli.memory.writer import ENTITY_TYPE
@@ -63,7 +63,7 @@ class App:
 
     def __init__(self, root: Path) -> None:
         self.store = LocalStore(root / "lumente.db")
-        self.backend = MemoryBackend("embedded", "bench", context="lumente", db_path=str(root / "memory.db"))
+        self.backend = embedded(root / "memory.db")
         self.memory = LearnerMemory(self.backend, self.store, PSEUDONYM, CONCEPT_ID)
         self.sessions = 0
 

@@ -452,7 +452,7 @@ def claude_section() -> list[str]:
     from lumente_cli.agents.claude.client import DEFAULT_MODEL, DEFAULT_TIMEOUT_SECONDS
     from lumente_cli.agents.claude.mapper import EFFORT as MAPPER_EFFORT
     from lumente_cli.agents.claude.mapper import MAX_TOKENS as MAPPER_MAX_TOKENS
-    from lumente_cli.agents.claude.provider import EFFORT, MAX_TOKENS
+    from lumente_cli.agents.claude.agents import EFFORT, MAX_TOKENS
 
     known = [m for m in get_args(get_args(ModelParam)[0])]
     current = [m for m in known if m not in DEPRECATED_MODELS]

@@ -71,10 +71,10 @@ MUTANTS = [
       ("tests/test_evaluator.py", "tests/test_concept_content.py")),
     M("judge.required_ignored", f"{PKG}/concepts/schema.py",
       "if len(ids) >= self.needed_for_solid and all(kp.id in ids for kp in self.required):",
-      "if len(ids) >= self.needed_for_solid:", ("tests/test_evaluator.py", "tests/claude/test_provider.py")),
-    M("judge.claude_verdict_unchecked", f"{PKG}/agents/claude/provider.py",
+      "if len(ids) >= self.needed_for_solid:", ("tests/test_evaluator.py", "tests/claude/test_claude_agents.py")),
+    M("judge.claude_verdict_unchecked", f"{PKG}/agents/claude/agents.py",
       "verdict = min(e.verdict, part.supported(covered), key=RANK.index)", "verdict = e.verdict",
-      ("tests/claude/test_provider.py",)),
+      ("tests/claude/test_claude_agents.py",)),
     # facts and the outbox
     M("facts.random_idempotency_key", f"{PKG}/memory/writer.py",
       'return f"lumente:{pseudonym}:{session_id}:t{turn}:{fact.writer}:{entity}:{fact.key}"',

@@ -84,8 +84,7 @@ class Rig:
 
     def run(self, lines: list[str], *, predict: int | None = None, resume: ResumeChoice = "restart",
             memory_on: bool = True) -> int:
-        backend = MemoryBackend("embedded", "recorded embedded memory", context="lumente",
-                                client_factory=self.client)
+        backend = MemoryBackend("embedded", "recorded embedded memory", self.client, context="lumente")
         memory = LearnerMemory(backend, self.store, self.pseudonym, self.concept_id) if memory_on else None
         emitter = Emitter()
         emitter.add(self.events.append)

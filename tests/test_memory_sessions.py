@@ -434,7 +434,7 @@ def test_a_sessions_facts_keep_their_idempotency_keys_across_reruns(tmp_path):
         from lumente_cli.memory.backend import MemoryBackend
         from lumente_cli.memory.service import LearnerMemory
 
-        backend = MemoryBackend("embedded", "recorded embedded memory", context="lumente", client_factory=rig.client)
+        backend = MemoryBackend("embedded", "recorded embedded memory", rig.client, context="lumente")
         memory = LearnerMemory(backend, rig.store, rig.pseudonym, rig.concept_id)
         # The rerun: the same finished session queued again, as a process that crashed
         # after queueing would do on its next start.
@@ -467,7 +467,7 @@ def test_recall_for_a_session_leaves_out_the_facts_that_session_wrote(tmp_path):
         rig.events.clear()
         assert rig.run(["7", "?", *JWT_SOLID.values()]) == 0
         second = rig.events[0]["session_id"]
-        backend = MemoryBackend("embedded", "recorded embedded memory", context="lumente", client_factory=rig.client)
+        backend = MemoryBackend("embedded", "recorded embedded memory", rig.client, context="lumente")
         memory = LearnerMemory(backend, rig.store, rig.pseudonym, rig.concept_id)
         own = rig.store.fact_ids_of_session(second)
         assert own

@@ -46,12 +46,9 @@ from lumente_cli.agent_memory.wire import (
     FactsRequest,
     FactsResponse,
     ForgetScopeResponse,
-    MintedKey,
-    MintKeyBody,
     RegisterScopeRequest,
     ScopeForgetRequest,
     ScopeNode,
-    Whoami,
 )
 from lumente_cli.timeutil import parse_stamp
 
@@ -212,16 +209,6 @@ class MemoryClient:
         resp = self._call("forget scope", "POST", f"{self._base}/scopes/forget", json_body=body,
                           retry=True, idempotency_key=uuid.uuid4().hex, deadline=deadline)
         return self._model("forget scope", resp, ForgetScopeResponse).forgotten
-
-    def me(self, *, deadline: float | None = None) -> Whoami:
-        resp = self._call("who am I", "GET", f"{self._base}/me", retry=True, deadline=deadline)
-        return self._model("who am I", resp, Whoami)
-
-    def mint_key(self, body: MintKeyBody, *, deadline: float | None = None) -> MintedKey:
-        resp = self._call("mint key", "POST", f"{self._base}/keys",
-                          json_body=body.model_dump(exclude_none=True), retry=False,
-                          idempotency_key=uuid.uuid4().hex, deadline=deadline)
-        return self._model("mint key", resp, MintedKey)
 
     def close(self) -> None:
         self._http.close()

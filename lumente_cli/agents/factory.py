@@ -22,7 +22,7 @@ from lumente_cli.agents.contracts import (
     Remark,
 )
 from lumente_cli.agents.offline import OfflineAgents
-from lumente_cli.agents.provider import Agents, Usage
+from lumente_cli.agents.protocol import Agents, Usage
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import UsageError
 from lumente_cli.settings import Settings

@@ -26,7 +26,7 @@ from lumente_cli.agents.contracts import (
     QuestionJudgement,
     Remark,
 )
-from lumente_cli.agents.provider import Agents
+from lumente_cli.agents.protocol import Agents
 from lumente_cli.memory.facts import MemoryFact
 from lumente_cli.memory.recall import Recall
 

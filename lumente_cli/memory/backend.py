@@ -25,12 +25,12 @@ BackendKind = Literal["embedded", "remote", "off"]
 class MemoryBackend:
     kind: BackendKind
     where: str
+    # How to open the client: the embedded engine's or the remote service's (from_settings
+    # picks); none when memory is off. Nothing is opened until a command needs memory.
+    opener: Callable[[], MemoryClient] | None = field(default=None, repr=False)
     url: str = ""
     context: str = "lumente"
     api_key: str = field(default="", repr=False)
-    db_path: str = ""
-    # Builds the client instead of the defaults below (tests record traffic this way).
-    client_factory: Callable[[], MemoryClient] | None = field(default=None, repr=False)
     _client: MemoryClient | None = field(default=None, init=False, repr=False)
 
     @property
@@ -40,16 +40,11 @@ class MemoryBackend:
     def client(self) -> MemoryClient:
         """Open the client on first use. Raises MemoryError if it cannot be opened."""
         if self._client is None:
-            from lumente_cli.agent_memory.client import MemoryUnavailable, remote_client
+            if self.opener is None or not self.enabled:
+                from lumente_cli.agent_memory.client import MemoryUnavailable
 
-            if self.kind == "off":
                 raise MemoryUnavailable("memory is off", where=self.where)
-            if self.client_factory is not None:
-                self._client = self.client_factory()
-            elif self.kind == "remote":
-                self._client = remote_client(self.url, context=self.context, api_key=self.api_key or None)
-            else:
-                self._client = embedded_client(Path(self.db_path), context=self.context)
+            self._client = self.opener()
         return self._client
 
     def close(self) -> None:
@@ -85,7 +80,19 @@ def from_settings(settings: Settings, paths: Paths, *, disabled: bool = False) -
     if url:
         from lumente_cli.text import redact_url
 
-        return MemoryBackend("remote", f"memory at {redact_url(url)}", url=url, context=context,
-                             api_key=settings["memory_api_key"])
-    db = paths.memory_database
-    return MemoryBackend("embedded", f"embedded memory at {db}", context=context, db_path=str(db))
+        api_key = settings["memory_api_key"]
+
+        def remote() -> MemoryClient:
+            from lumente_cli.agent_memory.client import remote_client
+
+            return remote_client(url, context=context, api_key=api_key or None)
+
+        return MemoryBackend("remote", f"memory at {redact_url(url)}", remote, url=url, context=context,
+                             api_key=api_key)
+    return embedded(paths.memory_database, context=context)
+
+
+def embedded(db: Path, *, context: str = "lumente") -> MemoryBackend:
+    """Memory in the embedded engine on `db`."""
+    return MemoryBackend("embedded", f"embedded memory at {db}", lambda: embedded_client(db, context=context),
+                         context=context)

@@ -21,7 +21,7 @@ from lumente_cli.agents.contracts import (
     Shown,
 )
 from lumente_cli.agents.memory_aware import MemoryAwareAgents
-from lumente_cli.agents.provider import Agents, Usage
+from lumente_cli.agents.protocol import Agents, Usage
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import LumenteError
 from lumente_cli.exitcodes import ExitCode

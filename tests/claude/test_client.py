@@ -23,7 +23,7 @@ from lumente_cli.errors import ProviderError
 def test_importing_the_claude_package_does_not_import_the_sdk():
     code = (
         "import sys\n"
-        "import lumente_cli.agents.claude, lumente_cli.agents.claude.provider, lumente_cli.agents.claude.mapper\n"
+        "import lumente_cli.agents.claude, lumente_cli.agents.claude.agents, lumente_cli.agents.claude.mapper\n"
         "import lumente_cli.agents.claude.client, lumente_cli.agents.claude.prompting\n"
         "print(','.join(m for m in ('anthropic', 'httpx2') if m in sys.modules))\n"
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from datetime import datetime, timedelta, timezone
 
 import httpx2
@@ -10,7 +11,7 @@ import httpx2
 from lumente_cli.agent_memory.client import MemoryClient
 from lumente_cli.memory_engine import MemoryEngine
 from lumente_cli.memory_engine.transport import EmbeddedTransport
-from lumente_cli.agent_memory.wire import FactsRequest, Triple, TripleEntity
+from lumente_cli.agent_memory.wire import FactsRequest, MintedKey, MintKeyBody, Triple, TripleEntity, Whoami
 
 LEARNER = "learner/p_abc"
 ENTITY = "p_abc_jwt"
@@ -57,3 +58,16 @@ def raw(engine: MemoryEngine, method: str, path: str, body=None, *, query=None, 
 
 def utc(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
+
+
+# No Lumente command asks who a key is or mints one (admins of `lumente memory serve`
+# do that with curl, docs/serve.md); the tests do, through the client's own request path.
+def me(client: MemoryClient, *, deadline: float | None = None) -> Whoami:
+    resp = client._call("who am I", "GET", f"{client._base}/me", retry=True, deadline=deadline)
+    return client._model("who am I", resp, Whoami)
+
+
+def mint_key(client: MemoryClient, body: MintKeyBody, *, deadline: float | None = None) -> MintedKey:
+    resp = client._call("mint key", "POST", f"{client._base}/keys", json_body=body.model_dump(exclude_none=True),
+                        retry=False, idempotency_key=uuid.uuid4().hex, deadline=deadline)
+    return client._model("mint key", resp, MintedKey)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from memhelpers import ENTITY, client_for, fact, raw
+from memhelpers import ENTITY, client_for, fact, me, mint_key, raw
 
 from lumente_cli.agent_memory.client import MemoryAuthError, MemoryConflict, MemoryForbidden, MemoryRequestError
 from lumente_cli.memory_engine import KeyRing, MemoryEngine
@@ -27,7 +27,7 @@ def admin(served):
 
 def learner_client(served, admin, p: str):
     engine, _ = served
-    minted = admin.mint_key(MintKeyBody(name=f"learner-{p}", grants=learner_grants(p)))
+    minted = mint_key(admin, MintKeyBody(name=f"learner-{p}", grants=learner_grants(p)))
     return client_for(engine, context="ctx", api_key=minted.key)
 
 
@@ -47,14 +47,14 @@ def test_missing_or_wrong_bearer_is_401_and_health_stays_open(served):
 
 
 def test_admin_has_every_grant(admin):
-    who = admin.me()
+    who = me(admin)
     assert who.principal_id == "admin" and who.enforce is True
     assert who.effective_grants["memory:write"] == ["/*"]
 
 
 def test_minted_key_is_hashed_at_rest(served, admin):
     engine, admin_key = served
-    minted = admin.mint_key(MintKeyBody(name="k", grants=learner_grants("p_abc")))
+    minted = mint_key(admin, MintKeyBody(name="k", grants=learner_grants("p_abc")))
     assert minted.key.startswith(f"sp-{minted.id}-")
     for path in (engine.db_path, engine.db_path.with_name(engine.db_path.name + "-wal")):
         if path.exists():
@@ -71,7 +71,7 @@ def test_scoped_key_writes_reads_and_forgets_inside_its_region(served, admin):
     mine.register_scope("learner/p_abc")
     mine.write_facts(fact("gap", "v"), idempotency_key="w")
     assert [a.value for a in mine.entity("topic", ENTITY).attributes] == ["v"]
-    who = mine.me()
+    who = me(mine)
     assert who.token_grants == learner_grants("p_abc") and who.effective_grants == learner_grants("p_abc")
     assert mine.forget_scope("learner/p_abc") == 4
     mine.close()
@@ -113,26 +113,26 @@ def manager_client(served, admin, p: str):
     """A key that may manage keys for one learner's region (grant:manage), as a teacher's tool would hold."""
     engine, _ = served
     grants = {**learner_grants(p), "grant:manage": [f"learner/{p}/*"]}
-    minted = admin.mint_key(MintKeyBody(name=f"manager-{p}", grants=grants))
+    minted = mint_key(admin, MintKeyBody(name=f"manager-{p}", grants=grants))
     return client_for(engine, context="ctx", api_key=minted.key)
 
 
 def test_minting_cannot_widen_grants(served, admin):
     mine = manager_client(served, admin, "p_abc")
     with pytest.raises(MemoryRequestError) as caught:
-        mine.mint_key(MintKeyBody(grants={"memory:read": ["learner/*"]}))
+        mint_key(mine, MintKeyBody(grants={"memory:read": ["learner/*"]}))
     assert caught.value.status == 400 and "widen" in caught.value.message
     with pytest.raises(MemoryRequestError):
-        mine.mint_key(MintKeyBody(grants={"grant:manage": ["learner/*"]}))
+        mint_key(mine, MintKeyBody(grants={"grant:manage": ["learner/*"]}))
     with pytest.raises(MemoryRequestError):
-        mine.mint_key(MintKeyBody(grants={"memory:fly": ["learner/p_abc/*"]}))
-    narrower = mine.mint_key(MintKeyBody(grants={"memory:read": ["learner/p_abc/device/*"]}))
+        mint_key(mine, MintKeyBody(grants={"memory:fly": ["learner/p_abc/*"]}))
+    narrower = mint_key(mine, MintKeyBody(grants={"memory:read": ["learner/p_abc/device/*"]}))
     engine, _ = served
     reader = client_for(engine, context="ctx", api_key=narrower.key)
-    assert reader.me().effective_grants == {"memory:read": ["learner/p_abc/device/*"]}
-    inherited = mine.mint_key(MintKeyBody())  # no grants: a copy of the caller's, never wider
+    assert me(reader).effective_grants == {"memory:read": ["learner/p_abc/device/*"]}
+    inherited = mint_key(mine, MintKeyBody())  # no grants: a copy of the caller's, never wider
     copy = client_for(engine, context="ctx", api_key=inherited.key)
-    assert copy.me().effective_grants == mine.me().effective_grants
+    assert me(copy).effective_grants == me(mine).effective_grants
     for c in (mine, reader, copy):
         c.close()
 
@@ -142,7 +142,7 @@ def test_a_learner_key_can_neither_mint_nor_see_other_keys(served, admin):
     ada = learner_client(served, admin, "p_ada")
     bob = learner_client(served, admin, "p_bob")
     with pytest.raises(MemoryForbidden) as caught:
-        ada.mint_key(MintKeyBody())
+        mint_key(ada, MintKeyBody())
     assert caught.value.status == 403 and "grant:manage" in caught.value.message
     status, _, listed = raw(engine, "GET", "/api/v1/ctx/keys", headers={"Authorization": f"Bearer {ada._api_key}"})
     assert status == 200 and [k["name"] for k in listed] == ["learner-p_ada"]  # itself, nothing else
@@ -158,7 +158,7 @@ def test_keys_can_be_revoked_by_an_admin_or_by_themselves(served, admin):
     engine, admin_key = served
     ada = learner_client(served, admin, "p_ada")
     bob = learner_client(served, admin, "p_bob")
-    ada_id = ada.me().principal_id and next(k["id"] for k in raw(engine, "GET", "/api/v1/ctx/keys", headers={
+    ada_id = me(ada).principal_id and next(k["id"] for k in raw(engine, "GET", "/api/v1/ctx/keys", headers={
         "Authorization": f"Bearer {ada._api_key}"})[2])
     bob_id = next(k["id"] for k in raw(engine, "GET", "/api/v1/ctx/keys", headers={
         "Authorization": f"Bearer {bob._api_key}"})[2])
@@ -166,10 +166,10 @@ def test_keys_can_be_revoked_by_an_admin_or_by_themselves(served, admin):
     assert raw(engine, "DELETE", f"/api/v1/ctx/keys/{bob_id}", headers={"Authorization": f"Bearer {ada._api_key}"})[0] == 404
     assert raw(engine, "DELETE", f"/api/v1/ctx/keys/{bob_id}", headers={"Authorization": f"Bearer {admin_key}"})[0] == 204
     with pytest.raises(MemoryAuthError):
-        bob.me()  # revoked: 401 from now on
+        me(bob)  # revoked: 401 from now on
     assert raw(engine, "DELETE", f"/api/v1/ctx/keys/{ada_id}", headers={"Authorization": f"Bearer {ada._api_key}"})[0] == 204
     with pytest.raises(MemoryAuthError):
-        ada.me()
+        me(ada)
     for c in (ada, bob):
         c.close()
 
@@ -192,14 +192,14 @@ def test_idempotency_keys_belong_to_the_key_that_sent_them(served, admin):
 
 
 def test_key_names_are_unique_and_keys_are_bound_to_their_context(served, admin):
-    admin.mint_key(MintKeyBody(name="dup"))
+    mint_key(admin, MintKeyBody(name="dup"))
     with pytest.raises(MemoryConflict):
-        admin.mint_key(MintKeyBody(name="dup"))
-    minted = admin.mint_key(MintKeyBody(name="ctx-only"))
+        mint_key(admin, MintKeyBody(name="dup"))
+    minted = mint_key(admin, MintKeyBody(name="ctx-only"))
     engine, _ = served
     elsewhere = client_for(engine, context="elsewhere", api_key=minted.key)
     with pytest.raises(MemoryAuthError):
-        elsewhere.me()
+        me(elsewhere)
     elsewhere.close()
 
 
@@ -209,10 +209,10 @@ def test_expired_keys_are_401(served, admin, clock):
                             headers={"Authorization": f"Bearer {admin_key}"})
     assert status == 201 and minted["validUntil"] == "2026-03-02T14:01:00.000000Z"
     short = client_for(engine, context="ctx", api_key=minted["key"])
-    assert short.me().principal_id == "admin"
+    assert me(short).principal_id == "admin"
     clock.advance(seconds=61)
     with pytest.raises(MemoryAuthError) as caught:
-        short.me()
+        me(short)
     assert "expired" in caught.value.message
 
 
@@ -226,9 +226,9 @@ def test_configured_admin_keys_survive_restarts(tmp_path, clock):
 
 
 def test_embedded_mode_needs_no_key_and_has_no_key_minting(client):
-    assert client.me().principal_id == "local" and client.me().enforce is False
+    assert me(client).principal_id == "local" and me(client).enforce is False
     with pytest.raises(MemoryForbidden):
-        client.mint_key(MintKeyBody())
+        mint_key(client, MintKeyBody())
 
 
 def test_a_grant_stops_at_its_own_segment_not_at_a_sibling_whose_name_extends_it(served, admin):
@@ -259,7 +259,7 @@ def test_a_node_grant_covers_that_node_and_nothing_below_it(served, admin):
     admin.write_facts(fact("gap", "deep", scope="learner/p_abc/device"), idempotency_key="deep")
     engine, _ = served
     node_only = {"memory:read": ["learner/p_abc"], "memory:write": ["learner/p_abc"]}
-    minted = admin.mint_key(MintKeyBody(name="node", grants=node_only))
+    minted = mint_key(admin, MintKeyBody(name="node", grants=node_only))
     node = client_for(engine, context="ctx", api_key=minted.key)
     with pytest.raises(MemoryForbidden):
         node.write_facts(fact("gap", "below", scope="learner/p_abc/device"), idempotency_key="below")

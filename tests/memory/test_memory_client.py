@@ -9,6 +9,7 @@ import traceback
 import httpx2
 import pytest
 
+from memhelpers import me, mint_key
 from lumente_cli import __version__
 from lumente_cli.agent_memory.client import (
     MemoryAuthError,
@@ -94,7 +95,7 @@ def test_gives_up_after_the_retries_with_the_last_error():
     script = Script(fail(500, {"message": "unknown error"}, **{"X-Trace-Id": "req_1"}))
     client, t = make(script)
     with pytest.raises(MemoryUnavailable) as caught:
-        client.me()
+        me(client)
     assert len(script.requests) == 4 and t.slept == [0.25, 0.5, 1.0]
     err = caught.value
     assert err.status == 500 and err.trace_id == "req_1" and "unknown error" in err.message
@@ -145,7 +146,7 @@ def test_minting_a_key_never_retries():
     script = Script(fail(500))
     client, t = make(script)
     with pytest.raises(MemoryUnavailable):
-        client.mint_key(MintKeyBody(name="x"))
+        mint_key(client, MintKeyBody(name="x"))
     assert len(script.requests) == 1 and t.slept == []
 
 
@@ -172,7 +173,7 @@ def test_retries_stop_when_the_next_backoff_would_pass_the_deadline():
     script = Script(fail(500))
     client, t = make(script)
     with pytest.raises(MemoryUnavailable):
-        client.me(deadline=t.now + 0.6)  # 0.25 fits, then 0.5 would end past the deadline
+        me(client, deadline=t.now + 0.6)  # 0.25 fits, then 0.5 would end past the deadline
     assert len(script.requests) == 2 and t.slept == [0.25]
 
 
@@ -280,14 +281,14 @@ def test_statuses_map_to_exceptions(status, cls):
 def test_both_error_body_shapes_are_read(body, shown):
     client, _ = make(Script(fail(400, body)))
     with pytest.raises(MemoryRequestError) as caught:
-        client.me()
+        me(client)
     assert shown in caught.value.message
 
 
 def test_raw_error_text_is_shown_truncated():
     client, _ = make(Script(httpx2.Response(400, text="<html>" + "x" * 1000)))
     with pytest.raises(MemoryRequestError) as caught:
-        client.me()
+        me(client)
     assert "<html>" in caught.value.message and len(caught.value.message) < 400
 
 
@@ -295,14 +296,14 @@ def test_404_on_entity_is_none_but_elsewhere_an_error():
     client, _ = make(Script(fail(404)))
     assert client.entity("topic", "nobody") is None
     with pytest.raises(MemoryRequestError):
-        client.me()
+        me(client)
 
 
 @pytest.mark.parametrize(
     ("response", "call"),
     [
-        (httpx2.Response(200, text="not json at all"), lambda c: c.me()),
-        (httpx2.Response(200, json={"unexpected": True}), lambda c: c.me()),
+        (httpx2.Response(200, text="not json at all"), lambda c: me(c)),
+        (httpx2.Response(200, json={"unexpected": True}), lambda c: me(c)),
         (httpx2.Response(200, json=[{"path": 1}]), lambda c: c.list_scopes()),
         (httpx2.Response(200, json={"history": [{"id": "x"}]}), lambda c: c.history("topic", "n", "k")),
         (httpx2.Response(200, json={"forgotten": -1}), lambda c: c.forget_scope("x")),
@@ -318,7 +319,7 @@ def test_malformed_responses_are_unavailable(response, call):
 def test_redirects_are_not_followed():
     client, _ = make(Script(httpx2.Response(302, headers={"Location": "http://elsewhere/"})))
     with pytest.raises(MemoryRequestError) as caught:
-        client.me()
+        me(client)
     assert "redirect" in caught.value.message
 
 
@@ -364,7 +365,7 @@ def test_remote_client_where_hides_credentials_in_the_url():
                            transport=httpx2.MockTransport(script))
     assert client.where == "memory at https://memory.example:8443/base"
     with pytest.raises(MemoryUnavailable) as caught:
-        client.me(deadline=0)  # monotonic() is far past 0: fails fast without sending
+        me(client, deadline=0)  # monotonic() is far past 0: fails fast without sending
     assert "pw" not in caught.value.message and "token" not in caught.value.message
     client.close()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from memhelpers import ENTITY, Clock, client_for, fact
+from memhelpers import Clock, ENTITY, client_for, fact, mint_key
 
 from lumente_cli.memory_engine import KeyRing, MemoryEngine
 from lumente_cli.memory_engine.lifecycle import expired
@@ -155,7 +155,7 @@ def test_as_of_gives_the_contract_answer_at_every_instant(writes, later):
             admin = client_for(engine, context="ctx", api_key=ring.mint_admin_key("admin"))
             for scope in (MINE, OTHER):
                 admin.register_scope(scope)
-            narrow = admin.mint_key(MintKeyBody(name="mine", grants={"memory:read": [MINE + "/*"]}))
+            narrow = mint_key(admin, MintKeyBody(name="mine", grants={"memory:read": [MINE + "/*"]}))
             mine = client_for(engine, context="ctx", api_key=narrow.key)
             for i, (key, value, scope, back, category, wait) in enumerate(writes):
                 clock.advance(minutes=wait)

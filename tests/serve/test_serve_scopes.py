@@ -8,6 +8,7 @@ import httpx2
 import pytest
 from servehelpers import CONTEXT
 
+from memhelpers import me, mint_key
 from lumente_cli.agent_memory.client import MemoryAuthError, MemoryForbidden, MemoryRequestError, remote_client
 from lumente_cli.agent_memory.wire import FactsRequest, MintKeyBody, Triple, TripleEntity
 
@@ -58,12 +59,12 @@ def test_each_learner_reads_and_writes_only_their_own_scope(server, learners):
     assert all(not n.path.startswith("learner/p_bo") for n in ada.list_scopes())
     # a learner key cannot mint keys at all, and a key that may manage grants only narrower ones
     with pytest.raises(MemoryForbidden) as mint:
-        ada.mint_key(MintKeyBody(name="wider", grants={"memory:read": ["/*"]}))
+        mint_key(ada, MintKeyBody(name="wider", grants={"memory:read": ["/*"]}))
     assert mint.value.status == 403 and "grant:manage" in mint.value.message
     manager = remote_client(server.url, context=CONTEXT,
                             api_key=server.mint("learner/p_ada", verbs=("memory:read", "grant:manage")))
     with pytest.raises(MemoryRequestError) as widen:
-        manager.mint_key(MintKeyBody(name="wider", grants={"memory:read": ["/*"]}))
+        mint_key(manager, MintKeyBody(name="wider", grants={"memory:read": ["/*"]}))
     manager.close()
     assert widen.value.status == 400 and "widen" in widen.value.message
     # nothing of Bo's moved
@@ -77,7 +78,7 @@ def test_a_minted_key_is_bound_to_its_context(server, learners):
     key = server.mint("learner/p_ada", name="ctx-bound")
     other = remote_client(server.url, context="elsewhere", api_key=key)
     with pytest.raises(MemoryAuthError):
-        other.me()
+        me(other)
     other.close()
     with httpx2.Client(base_url=server.url) as http:
         r = http.get(f"/api/v1/{CONTEXT}/me", headers={"Authorization": f"Bearer {key}"})

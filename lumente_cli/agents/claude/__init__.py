@@ -6,7 +6,7 @@ is imported only when a client is made or an SDK error is examined.
 
 from lumente_cli.agents.claude.client import DEFAULT_MODEL, Usage, make_anthropic_client
 from lumente_cli.agents.claude.mapper import map_concept, save_mapped_concept
-from lumente_cli.agents.claude.provider import ClaudeAgents
+from lumente_cli.agents.claude.agents import ClaudeAgents
 
 __all__ = [
     "DEFAULT_MODEL",

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from lumente_cli.agents.provider import Usage  # one tally for every provider
+from lumente_cli.agents.protocol import Usage  # one tally for every provider
 
 if TYPE_CHECKING:  # pragma: no cover - annotations only
     import anthropic

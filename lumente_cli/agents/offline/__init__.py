@@ -1,5 +1,5 @@
 """The offline provider: deterministic agents built from the concept file."""
 
-from lumente_cli.agents.offline.provider import OfflineAgents
+from lumente_cli.agents.offline.agents import OfflineAgents
 
 __all__ = ["OfflineAgents"]

@@ -492,7 +492,7 @@ def test_the_key_never_appears_in_a_notice(jwt):
 
 
 def test_every_request_sets_an_effort_and_room_for_thinking_and_no_sampling(jwt):
-    from lumente_cli.agents.claude.provider import EFFORT, MAX_TOKENS
+    from lumente_cli.agents.claude.agents import EFFORT, MAX_TOKENS
 
     h = Harness(jwt, reply(EVALUATION))
     h.agents.evaluate(evaluate_input())

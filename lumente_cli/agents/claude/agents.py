@@ -35,7 +35,7 @@ from lumente_cli.agents.contracts import (
     QuestionJudgement,
     Remark,
 )
-from lumente_cli.agents.provider import Agents
+from lumente_cli.agents.protocol import Agents
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.text import sanitize
 
