@@ -370,8 +370,7 @@ def test_no_reason_or_question_reaches_memory(tmp_path):
             with rig.store.con:
                 rig.store.con.execute("INSERT OR REPLACE INTO check_level VALUES (?, 'jwt', ?, '')",
                                       (rig.learner_id, level))
-            backend = MemoryBackend("embedded", "recorded embedded memory", context="lumente",
-                                    client_factory=rig.client)
+            backend = MemoryBackend("embedded", "recorded embedded memory", rig.client, context="lumente")
             emitter = Emitter(kinds=CHECK_EVENT_KINDS)
             emitter.add(rig.events.append)
             explanation = BASICS if level == 1 else IN_PRACTICE

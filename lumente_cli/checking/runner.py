@@ -12,7 +12,7 @@ from typing import TypeVar
 from lumente_cli.agents.contracts import CheckCoachInput, CheckHintInput, Remark
 from lumente_cli.agents.memory_aware import MemoryAwareAgents, MemoryRole
 from lumente_cli.agents.offline.checking import OfflineCheckAgents
-from lumente_cli.agents.offline.provider import OfflineAgents
+from lumente_cli.agents.offline.agents import OfflineAgents
 from lumente_cli.checking import rules
 from lumente_cli.checking.rubric import ReasonJudgement, judge_reason
 from lumente_cli.concepts.explanations import Explanation
