@@ -427,3 +427,40 @@ def test_no_escape_bytes_with_no_color_and_errors_are_one_line_with_a_hint():
     assert r.exit_code == 2 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert lines[0].startswith("lumente: missing argument 'CONCEPT'.") and len(lines) == 2
+
+
+def test_an_interactive_round_asks_again_on_bad_input_and_ctrl_c_stops_it():
+    import signal
+
+    from test_terminal import Terminal
+
+    t = Terminal("check", "jwt", "--no-memory")
+    t.expect("It answered in 7 claims; 2 of them are wrong.")
+    t.expect("(0-7)")
+    t.send("eleven")
+    t.expect("That was not a whole number from 0 to 7.")
+    t.send("6")
+    t.expect("Which claims are wrong?")
+    t.send("3 9")
+    t.expect("'9', not one of the claim numbers from 1 to 7, or none.")
+    t.send("?")
+    t.expect("Defining features: If you base64-decode")
+    t.send("3 7")
+    t.expect("Why is claim 3 wrong? >")
+    t.send("")
+    t.expect("That was an empty answer")
+    t.send(GOOD[("jwt_basics", 3)])
+    t.expect("Why is claim 7 wrong? >")
+    t.send(GOOD[("jwt_basics", 7)])
+    t.expect("Score 7/7")
+    assert t.wait() == 0
+
+    t = Terminal("check", "jwt", "--no-memory")
+    t.expect("(0-7)")
+    t.send("5")
+    t.expect("Which claims are wrong?")
+    t.proc.send_signal(signal.SIGINT)
+    t.expect("nothing was saved")
+    assert t.wait() == 130
+    con = sqlite3.connect(data_dir() / "lumente.db")
+    assert con.execute("SELECT COUNT(*) FROM check_round").fetchone() == (1,)  # only the finished one

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from lumente_cli.agents.contracts import CheckCoachInput, CheckHintInput, Remark
-from lumente_cli.agents.memory_aware import MemoryAwareAgents, MemoryRole
+from lumente_cli.agents.contracts import CheckCoachInput, CheckHintInput
+from lumente_cli.agents.memory_aware import MemoryAwareAgents
 from lumente_cli.agents.offline.checking import OfflineCheckAgents
 from lumente_cli.agents.offline.agents import OfflineAgents
 from lumente_cli.checking import rules
@@ -18,7 +18,6 @@ from lumente_cli.checking.rubric import ReasonJudgement, judge_reason
 from lumente_cli.concepts.explanations import Explanation
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.exitcodes import ExitCode
-from lumente_cli.memory.facts import MemoryFact
 from lumente_cli.memory.recall import Recall
 from lumente_cli.memory.service import LearnerMemory
 from lumente_cli.practice.events import Emitter
@@ -56,6 +55,8 @@ class Flagged:
 
 @dataclass
 class CheckRun:
+    """One round on one explanation, at the learner's check level."""
+
     concept: Concept
     explanation: Explanation
     level: int
@@ -169,7 +170,7 @@ class CheckRun:
         assert claim.flaw is not None
         inp = CheckHintInput(concept=self.concept.id, level=self.level, tap=len(self.hints) + 1, part=claim.part,
                              nudge=claim.flaw.nudge)
-        remark = self._fed("hint_giver", lambda facts: self.check_agents.hint(inp.model_copy(update={"memory": facts})))
+        remark = self.agents.fed("hint_giver", lambda facts: self.check_agents.hint(inp.model_copy(update={"memory": facts})))
         self.hints.append(remark.message)
         self.emitter.emit("hint", tap=len(self.hints), message=remark.message, citations=self._log_memory_use())
 
@@ -205,7 +206,7 @@ class CheckRun:
             wrong_reasons=result.wrong_reasons, false_alarms=result.false_alarms, missed_parts=missed_parts,
         )
         with self.spinner("Writing your coach note…"):
-            remark = self._fed("coach", lambda facts: self.check_agents.coach(
+            remark = self.agents.fed("coach", lambda facts: self.check_agents.coach(
                 coach_in.model_copy(update={"memory": facts})))
         citations = self._log_memory_use()
         finished_at = now()
@@ -247,10 +248,7 @@ class CheckRun:
         self.emitter.emit("memory_written", written=delivery.written, queued=delivery.queued, reason=delivery.error,
                           background=background, refused=delivery.refused)
 
-    # memory, for the hint giver and the coach ------------------------------------------------
-
-    def _fed(self, role: MemoryRole, call: Callable[[tuple[MemoryFact, ...]], Remark]) -> Remark:
-        return self.agents.fed(role, call)
+    # what memory gave the hint giver and the coach -------------------------------------------
 
     def _log_memory_use(self) -> list[dict[str, str]]:
         # A round is not a practice session: its agent calls are logged without one.

@@ -88,6 +88,9 @@ def _practice_level(inp: CheckCoachInput) -> tuple[str, str] | None:
 
 
 def _next_step(concept: Concept, inp: CheckCoachInput) -> str:
+    if inp.wrong_reasons:
+        return ("Next time, for each claim you flag, say what exactly it gets wrong and what is true instead: "
+                "spotting that a claim is wrong is half of it.")
     if inp.missed_parts:
         return (f"Next time, read the claims about {LABELS[inp.missed_parts[0]]} twice: that is where a flaw "
                 f"got past you (`lumente practice {concept.id}` works on it).")
