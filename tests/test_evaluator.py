@@ -315,6 +315,7 @@ def test_phrasing_terms_appear_in_any_order_with_synonyms() -> None:
         ("reversing a hash is impossible", True),
         ("without a key", True),
         ("big o ignores constants", True),
+        ("python lacks tail call optimisation", True),
         ("the same hash no matter how often", False),
         ("not only fast but correct", False),
         ("containers are not as isolated as vms", False),  # a comparison: less isolated
@@ -369,3 +370,10 @@ def test_its_is_it_is_and_other_apostrophe_s_is_a_possessive() -> None:
 
 def test_calling_a_claim_wrong_refutes_it() -> None:
     assert verdict("It is also wrong that a hash is reversible. It is cryptography and one-way.") == "solid"
+
+
+def test_a_denial_of_a_default_is_not_a_denial_of_the_idea() -> None:
+    phrasing = lang.compile_phrasing("memory limit")
+    assert lang.denies(phrasing, lang.read("docker sets no memory limit")[0])
+    assert not lang.denies(phrasing, lang.read("docker sets no memory limit by default")[0])
+    assert not lang.denies(phrasing, lang.read("docker sets no memory limit unless you pass --memory")[0])

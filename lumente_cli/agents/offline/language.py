@@ -42,7 +42,7 @@ CLAUSE_VERBS = frozenset(
 
 NEGATIONS = frozenset(
     {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather", "cannot",
-     "impossible", "infeasible", "unable", "ignore", "ignores", "ignoring", "ignored"}
+     "impossible", "infeasible", "unable", "ignore", "ignores", "ignoring", "ignored", "lack", "lacks", "lacking"}
 )
 FUNCTION_WORDS = frozenset(
     """a an the and or but so because if then than as of to in on at by for from with about into onto
@@ -385,7 +385,7 @@ def _read_sentence(sentence: str) -> list[Clause]:
 
 # These deny the few words of their own phrase ('without a base case', 'no lookup'),
 # not the rest of the clause ('without a base case Python raises RecursionError').
-_SHORT_SCOPE = frozenset({"without", "no", "instead", "rather", "none", "nothing"})
+_SHORT_SCOPE = frozenset({"without", "no", "instead", "rather", "none", "nothing", "lack", "lacks", "lacking"})
 # Words that open a clause inside a clause: a denial before them does not reach past them.
 # (Words that split clauses, such as 'because', 'which' and 'while', never reach here.)
 _EMBEDDED = frozenset(
@@ -552,8 +552,8 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
     if sum(len(term[0]) for term in phrasing.terms) < 2:
         return False
     terms = [w for term in phrasing.terms for alt in term for w in alt]
-    for c in clauses:
-        if c.refuted or c.conditional:
+    for n, c in enumerate(clauses):
+        if c.refuted or c.conditional or _qualified(c, clauses[n + 1 : n + 2]):
             continue
         bare = Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False)
         if not asserts(phrasing, [bare]) or asserts(phrasing, [c]):
@@ -572,6 +572,13 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
 
 
 _NEGATING_SUFFIX_WORDS = frozenset({"proof", "free"})
+
+
+def _qualified(c: Clause, after: list[Clause]) -> bool:
+    """'Docker sets no memory limit by default' and '...no limit unless you pass --memory'
+    say what happens when nobody asks, not that it cannot happen."""
+    return any(a == "by" and b == "default" for a, b in zip(c.words, c.words[1:], strict=False)) or \
+        "unless" in c.words or bool(after and after[0].words[:1] == ("unless",))
 
 
 # A clause and the consequence it draws ('asyncio is single-threaded, so races can't
