@@ -42,6 +42,8 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
     ("Practise JWT; you are asked for your prediction first:", "lumente practice jwt"),
     ("A scripted session: the prediction, then one answer per line, events as NDJSON:",
      "printf '4\\nA kind of token\\n?\\n...\\n' | lumente practice jwt --json"),
+    ("Judge an AI's explanation of JWT, scripted: the prediction, the wrong claims' numbers, a reason for each:",
+     "printf '5\\n3 7\\nIt is only encoded...\\nOAuth is a...\\n' | lumente check jwt --json"),
     ("What Lumente remembers about you, and how one part's level changed:",
      "lumente memory show\nlumente memory history jwt --part coordinate --json | jq '.chains[0].rows'"),
     ("Check the installation, then use a remote memory service:",
@@ -255,7 +257,7 @@ def render_man(tree: CommandDoc | None = None) -> str:
         ".PP",
         roff_text("Human output goes to the terminal with colour; prompts and spinners go to standard error, so "
                   "standard output stays clean for pipes. Read commands take --json and print one JSON document; "
-                  "practice --json prints one JSON event per line. Errors are one line on standard error, "
+                  "practice --json and check --json print one JSON event per line. Errors are one line on standard error, "
                   "\"lumente: <message>\", followed by a hint."),
         ".SH OPTIONS",
         roff_text("These options go before the command, e.g. lumente -q memory show. Every command also takes "
@@ -513,6 +515,8 @@ def render_exit_codes() -> str:
         "`lumente doctor` exits 1 when any check fails; warnings alone exit 0.",
         "`lumente practice` exits 3 when scripted input ends before the session does (it is saved as paused)",
         "and 130 on Ctrl-C (saved too).",
+        "`lumente check` exits 3 and 130 in the same cases, but a round is saved only when it ends, so a round",
+        "stopped early leaves nothing behind and the next `lumente check` starts a new one.",
     ]
     return "\n".join(out) + "\n"
 

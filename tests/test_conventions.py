@@ -233,6 +233,7 @@ def _imported(*args: str, stdin: str = "") -> set[str]:
     (("memory", "show"), ""),
     (("practice", "jwt", "--predict", "4"), ""),  # offline, memory on; EOF at once: paused
     (("practice", "jwt", "--no-memory"), solid_script(6)),
+    (("check", "jwt"), "5\nnone\n"),
     (("concepts",), ""),
     (("config", "show"), ""),
 ])
@@ -340,6 +341,7 @@ _BELOW = {
     "store": ("lumente_cli.agents", "lumente_cli.memory", "lumente_cli.practice", "lumente_cli.cli"),
     "agents": ("lumente_cli.practice", "lumente_cli.cli", "lumente_cli.views"),
     "concepts": ("lumente_cli.agents", "lumente_cli.memory", "lumente_cli.practice", "lumente_cli.cli"),
+    "checking": ("lumente_cli.cli", "lumente_cli.views"),
 }
 
 

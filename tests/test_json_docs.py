@@ -69,6 +69,8 @@ COMMANDS = [
 def practised():
     for prediction in (4, 6):
         assert lumente("practice", "jwt", input=solid_script(prediction)).exit_code == 0
+    # and a `lumente check` round, so progress has a check round to print
+    assert lumente("check", "jwt", input="5\nnone\n").exit_code == 0
 
 
 @pytest.mark.parametrize(("heading", "args"), COMMANDS, ids=[c[0] for c in COMMANDS])

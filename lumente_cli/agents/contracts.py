@@ -129,6 +129,31 @@ class CoachInput(_In):
     memory: tuple[MemoryFact, ...] = ()
 
 
+# `lumente check`'s hint giver and coach ----------------------------------------
+
+
+class CheckHintInput(_In):
+    level: int = Field(ge=MIN_LEVEL, le=MAX_LEVEL)
+    tap: int = Field(ge=1, description="Which hint of this round this is (1 for the first).")
+    part: PartKey = Field(description="The part of the map the flaw the hint points at breaks.")
+    nudge: str = Field(description="The flaw's nudge: a question pointing at its idea, never at a claim.")
+    memory: tuple[MemoryFact, ...] = ()
+
+
+class CheckCoachInput(_In):
+    level: int = Field(ge=MIN_LEVEL, le=MAX_LEVEL)
+    new_level: int = Field(ge=MIN_LEVEL, le=MAX_LEVEL)
+    prediction: int
+    score: int
+    claims: int
+    flaws: int
+    caught: int
+    wrong_reasons: int
+    false_alarms: int
+    missed_parts: tuple[PartKey, ...] = Field(default=(), description="The parts the flaws not caught break.")
+    memory: tuple[MemoryFact, ...] = ()
+
+
 # mapper -----------------------------------------------------------------------
 
 

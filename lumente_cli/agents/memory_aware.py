@@ -90,16 +90,19 @@ class MemoryAwareAgents:
     # the two that may be told what memory holds ------------------------------------------
 
     def hint(self, inp: HintInput) -> Remark:
-        fresh = self._recall_once()
-        facts = self._facts()
-        remark = self.agents.hint(inp.model_copy(update={"memory": facts}) if facts else inp)
-        return self._checked("hint_giver", remark, facts, fresh)
+        return self.fed("hint_giver", lambda facts: self.agents.hint(
+            inp.model_copy(update={"memory": facts}) if facts else inp))
 
     def coach(self, inp: CoachInput) -> Remark:
+        return self.fed("coach", lambda facts: self.agents.coach(
+            inp.model_copy(update={"memory": facts}) if facts else inp))
+
+    def fed(self, role: MemoryRole, call: Callable[[tuple[MemoryFact, ...]], Remark]) -> Remark:
+        """Any hint giver or coach (`lumente check`'s too): `call` gets what memory
+        recalled, and the citations of its remark are checked against those facts."""
         fresh = self._recall_once()
         facts = self._facts()
-        remark = self.agents.coach(inp.model_copy(update={"memory": facts}) if facts else inp)
-        return self._checked("coach", remark, facts, fresh)
+        return self._checked(role, call(facts), facts, fresh)
 
     def take_calls(self) -> list[MemoryFedCall]:
         """The memory-fed calls made since the last take, oldest first."""

@@ -20,6 +20,7 @@ from lumente_cli.cli.common import Globals, LumenteGroup, use_globals
 # The order is the order `lumente --help` lists them in.
 COMMANDS: dict[str, tuple[str, str]] = {
     "practice": ("practice", "practice"),
+    "check": ("check", "check"),
     "scan": ("scan", "scan"),
     "next": ("scan", "next_concepts"),
     "progress": ("progress", "progress"),

@@ -16,7 +16,7 @@ def progress(
                                                      autocompletion=concept_names)] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print progress as JSON.")] = False,
 ) -> None:
-    """Show your levels and calibration (prediction against score) over sessions."""
+    """Show your levels and calibration (prediction against score) over sessions, and your check rounds."""
     from lumente_cli.progress import progress as compute
     from lumente_cli.views.progress import all_progress
     from lumente_cli.workspace import Workspace
@@ -36,7 +36,8 @@ def progress(
     console = out_console()
     if not items:
         what = f"on {chosen.name} " if chosen else ""
-        console.print(f"No finished sessions {what}yet. Start one with `lumente practice {concept_id or 'jwt'}`.")
+        console.print(f"No finished sessions {what}yet. Start one with `lumente practice {concept_id or 'jwt'}` "
+                      f"(or judge an AI's explanation with `lumente check {concept_id or 'jwt'}`).")
         return
     ascii_only = not console.encoding.lower().startswith("utf")
     names = [(cp, lib.name_of(cp.concept)) for cp in items]

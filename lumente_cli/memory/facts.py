@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from lumente_cli.parts import LABELS, MAX_LEVEL, MEMORY_LABELS, PARTS, PartKey
 
-FactKind = Literal["level", "gap", "help"]
+FactKind = Literal["level", "gap", "help", "check", "check_level"]
 
 MEMORY_LEVEL_TEXT: dict[int, str] = {
     1: "a worked example to explain back",
@@ -42,6 +42,10 @@ class MemoryFact(BaseModel):
     predicted: int | None = None
     proved: int | None = None
     help_taps: int | None = None
+    # A `lumente check` round: flaws caught of those planted, and sound claims flagged.
+    caught: int | None = None
+    flaws: int | None = None
+    false_alarms: int | None = None
 
     def line(self) -> str:
         """The one-line form used in prompts: `- <id>: <sentence>`."""
@@ -57,7 +61,20 @@ def help_key(part: PartKey) -> str:
 
 
 GAP_KEY = "gap"
-ALL_KEYS: tuple[str, ...] = tuple(level_key(p) for p in PARTS) + (GAP_KEY,) + tuple(help_key(p) for p in PARTS)
+CHECK_KEY = "check_result"
+CHECK_LEVEL_KEY = "check_level"
+CHECK_KEYS: tuple[str, ...] = (CHECK_KEY, CHECK_LEVEL_KEY)
+ALL_KEYS: tuple[str, ...] = (
+    tuple(level_key(p) for p in PARTS) + (GAP_KEY,) + tuple(help_key(p) for p in PARTS) + CHECK_KEYS
+)
+
+CHECK_LEVEL_TEXT: dict[int, str] = {
+    1: "plain explanations, with the number of flaws given",
+    2: "plain explanations, with the number of flaws given",
+    3: "subtler explanations, the number of flaws not given",
+    4: "subtler explanations, the number of flaws not given",
+    5: "subtler explanations, and a question that exposes each flaw",
+}
 
 
 # Sentences name a part as the screen does; facts written before that used the older
@@ -75,13 +92,47 @@ def help_sentence(concept_name: str, part: PartKey, taps: int, labels: dict[Part
     return f"'{labels[part]}' took {took} on {concept_name} last time."
 
 
+def check_sentence(concept_name: str, caught: int, flaws: int, false_alarms: int) -> str:
+    sound = "no sound claim" if false_alarms == 0 else (
+        "1 sound claim" if false_alarms == 1 else f"{false_alarms} sound claims")
+    return (f"On {concept_name}, you caught {caught} of {flaws} flaw{'s' if flaws != 1 else ''} "
+            f"in an AI's explanation and flagged {sound}.")
+
+
+def check_level_sentence(concept_name: str, level: int) -> str:
+    return f"On {concept_name}, your check level is now {level} of {MAX_LEVEL}: {CHECK_LEVEL_TEXT[level]}."
+
+
 _LEVEL_RE = re.compile(r"^On (?P<name>.+), (?P<label>[A-Za-z ]+) is now at level (?P<n>[1-5]) of 5: (?P<text>.+)\.$")
 _GAP_RE = re.compile(r"^Last time on (?P<name>.+) you guessed (?P<p>\d) and proved (?P<s>\d)\.$")
 _HELP_RE = re.compile(r"^'(?P<label>[A-Za-z ]+)' took (?P<took>no Help|1 Help tap|(?P<n>\d+) Help taps) on (?P<name>.+) last time\.$")
 
 
+_CHECK_RE = re.compile(r"^On (?P<name>.+), you caught (?P<c>\d+) of (?P<f>\d+) flaws? in an AI's explanation and "
+                       r"flagged (?P<fa>no|\d+) sound claims?\.$")
+_CHECK_LEVEL_RE = re.compile(r"^On (?P<name>.+), your check level is now (?P<n>[1-5]) of 5: .+\.$")
+
+
+def _parse_check(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:  # noqa: A002 - the row's field
+    if key == CHECK_KEY:
+        m = _CHECK_RE.match(value)
+        if not m:
+            return None
+        caught, flaws, false_alarms = int(m["c"]), int(m["f"]), 0 if m["fa"] == "no" else int(m["fa"])
+        if value != check_sentence(m["name"], caught, flaws, false_alarms):
+            return None
+        return MemoryFact(id=id, key=key, kind="check", sentence=value, at=at, caught=caught, flaws=flaws,
+                          false_alarms=false_alarms)
+    m = _CHECK_LEVEL_RE.match(value)
+    if not m or value != check_level_sentence(m["name"], int(m["n"])):
+        return None
+    return MemoryFact(id=id, key=key, kind="check_level", sentence=value, at=at, level=int(m["n"]))
+
+
 def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:  # noqa: A002 - the row's field
     """Turn a stored row back into a fact, or None if this code did not write it."""
+    if key in CHECK_KEYS:
+        return _parse_check(key, value, id=id, at=at)
     if key == GAP_KEY:
         m = _GAP_RE.match(value)
         if not m or value != gap_sentence(m["name"], int(m["p"]), int(m["s"])):

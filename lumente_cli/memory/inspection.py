@@ -56,6 +56,8 @@ def learner_concepts(client: MemoryClient, pseudonym: str, *, deadline: float | 
 
 
 def key_order(key: str) -> tuple[int, int]:
+    if key in F.CHECK_KEYS:  # after the gap, the part-less practice fact
+        return (len(PARTS), 2 + F.CHECK_KEYS.index(key))
     if key in F.ALL_KEYS:
         kind, _, part = key.partition("_")
         return (PARTS.index(part) if part in PARTS else len(PARTS), ["level", "gap", "help"].index(kind))  # type: ignore[arg-type]

@@ -2,8 +2,9 @@
 
 Rules: drop rows written by the current session, keep the
 newest row of each key, and hand over at most 8 facts: the current level of
-each part in map order, then the latest gap, then the Help facts with the most
-Help first. Only rows this code could have written survive (`parse_fact`), and
+each part in map order, then the latest gap, then the last `lumente check`
+round, then the Help facts with the most Help first (a check round gets its
+two check facts first, then the same list). Only rows this code could have written survive (`parse_fact`), and
 only rows whose provenance, when the service reports one, is our own upsert.
 
 One entity read gives the newest row of every key. When a key's newest row
@@ -34,6 +35,8 @@ MAX_FACTS = 8
 OWN_SOURCE_KINDS = frozenset({"upsert"})
 
 RecallStatus = Literal["recalled", "empty", "unavailable", "off"]
+# Which command's agents are told: they share one entity per concept, in a different order.
+Focus = Literal["practice", "check"]
 
 
 @dataclass(frozen=True)
@@ -95,19 +98,30 @@ def _older(
     return max(reversed(older), key=lambda r: parse_stamp(r.created_at)) if older else None
 
 
-def select(rows: dict[str, AttributeDetail]) -> list[F.MemoryFact]:
+def select(rows: dict[str, AttributeDetail], focus: Focus = "practice") -> list[F.MemoryFact]:
+    """A practice session gets the levels, the gap, the last check round and then Help;
+    a check round gets its own two facts first, then the practice facts."""
     parsed: dict[str, F.MemoryFact] = {}
     for key, row in rows.items():
         fact = F.parse_fact(key, row.value, id=row.id, at=row.created_at)
         if fact is not None:
             parsed[key] = fact
     chosen: list[F.MemoryFact] = []
+    check = parsed.get(F.CHECK_KEY)
+    check_level = parsed.get(F.CHECK_LEVEL_KEY)
+    if focus == "check":
+        if check:
+            chosen.append(check.model_copy(update={"reason": "your last check round"}))
+        if check_level:
+            chosen.append(check_level.model_copy(update={"reason": "your check level"}))
     for part in PARTS:
         fact = parsed.get(F.level_key(part))
         if fact:
             chosen.append(fact.model_copy(update={"reason": f"current level of {LABELS[part]}"}))
     if F.GAP_KEY in parsed:
         chosen.append(parsed[F.GAP_KEY].model_copy(update={"reason": "your latest guess against your score"}))
+    if focus == "practice" and check:
+        chosen.append(check.model_copy(update={"reason": "your last check round"}))
     helps = [parsed[F.help_key(p)] for p in PARTS if F.help_key(p) in parsed]
     helps.sort(key=lambda f: -(f.help_taps or 0))  # stable: ties keep map order
     for fact in helps:
@@ -116,6 +130,7 @@ def select(rows: dict[str, AttributeDetail]) -> list[F.MemoryFact]:
 
 
 def facts_of(
-    client: MemoryClient, entity_type: str, entity: str, *, exclude_ids: Collection[str] = (), deadline: float | None = None
+    client: MemoryClient, entity_type: str, entity: str, *, exclude_ids: Collection[str] = (), deadline: float | None = None,
+    focus: Focus = "practice",
 ) -> list[F.MemoryFact]:
-    return select(newest_rows(client, entity_type, entity, exclude_ids=exclude_ids, deadline=deadline))
+    return select(newest_rows(client, entity_type, entity, exclude_ids=exclude_ids, deadline=deadline), focus)

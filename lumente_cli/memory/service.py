@@ -7,10 +7,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from lumente_cli.memory import facts as F
 from lumente_cli.memory import writer
 from lumente_cli.memory.backend import MemoryBackend
 from lumente_cli.memory.pseudonym import scope_of
-from lumente_cli.memory.recall import Recall, facts_of
+from lumente_cli.memory.recall import Focus, Recall, facts_of
 from lumente_cli.parts import PartKey
 from lumente_cli.session import SessionState
 from lumente_cli.store import LocalStore
@@ -42,7 +43,7 @@ class LearnerMemory:
     def entity(self) -> str:
         return writer.entity_name(self.pseudonym, self.concept_id)
 
-    def recall(self, session_id: str) -> Recall:
+    def recall(self, session_id: str, focus: Focus = "practice") -> Recall:
         from lumente_cli.agent_memory.client import MemoryError, MemoryUnavailable
 
         if not self.backend.enabled:
@@ -55,6 +56,7 @@ class LearnerMemory:
                 self.entity,
                 exclude_ids=self.store.fact_ids_of_session(session_id),
                 deadline=started + RECALL_BUDGET_S,
+                focus=focus,
             )
         except MemoryError as exc:
             self.unreachable = isinstance(exc, MemoryUnavailable)
@@ -70,6 +72,17 @@ class LearnerMemory:
 
         facts = writer.session_facts(concept_name, state, first_level_write=first_level_write)
         turn = len(state.parts) + sum(p.help_taps for p in state.parts)
+        return self._queue(session_id, facts, turn, observed_at)
+
+    def queue_check(self, round_id: str, concept_name: str, *, caught: int, flaws: int, false_alarms: int,
+                    level: int, new_level: int, claims: int, observed_at: str) -> int:
+        """Queue a finished check round's facts locally, as `queue_session` does a session's."""
+        facts = writer.check_facts(
+            concept_name, caught=caught, flaws=flaws, false_alarms=false_alarms, level=level, new_level=new_level,
+            first_level_write=not self.store.has_fact_key(self.scope, self.entity, F.CHECK_LEVEL_KEY))
+        return self._queue(round_id, facts, claims, observed_at)
+
+    def _queue(self, session_id: str, facts: list[writer.FactWrite], turn: int, observed_at: str) -> int:
         return self.store.queue_facts(
             OutboxFact(
                 idempotency_key=writer.idempotency_key(self.pseudonym, session_id, turn, fact, self.entity),

@@ -68,6 +68,20 @@ def session_facts(
     return out
 
 
+def check_facts(
+    concept_name: str, *, caught: int, flaws: int, false_alarms: int, level: int, new_level: int,
+    first_level_write: bool,
+) -> list[FactWrite]:
+    """The facts one finished `lumente check` round produces: its result, and the check
+    level when it changed or memory has none yet."""
+    out = [FactWrite(F.CHECK_KEY, F.check_sentence(concept_name, caught, flaws, false_alarms), "check",
+                     (("caught", caught), ("flaws", flaws), ("false_alarms", false_alarms)))]
+    if new_level != level or first_level_write:
+        out.append(FactWrite(F.CHECK_LEVEL_KEY, F.check_level_sentence(concept_name, new_level), "check",
+                             (("level", new_level), ("previous", level))))
+    return out
+
+
 def request_body(
     fact: FactWrite, *, scope: str, entity: str, session_id: str, turn: int, observed_at: str
 ) -> dict[str, Any]:

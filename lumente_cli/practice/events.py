@@ -35,8 +35,9 @@ Sink = Callable[[dict[str, Any]], None]
 
 
 class Emitter:
-    def __init__(self, session_id: str = "") -> None:
+    def __init__(self, session_id: str = "", kinds: tuple[str, ...] = EVENT_KINDS) -> None:
         self.session_id = session_id
+        self.kinds = kinds  # `lumente check` emits its own kinds (checking/runner.py)
         self.sinks: list[Sink] = []
         self.log: Sink | None = None
 
@@ -45,7 +46,7 @@ class Emitter:
 
     def stamp(self, kind: str, /, **data: Any) -> dict[str, Any]:
         """The event, with its kind, session and time, not yet logged or shown."""
-        assert kind in EVENT_KINDS, kind
+        assert kind in self.kinds, kind
         return {"event": kind, "session_id": self.session_id, "at": now(), **data}
 
     def show(self, event: dict[str, Any]) -> None:

@@ -291,25 +291,31 @@ class PracticeRun:
     # what memory gave the hint giver and the coach -----------------------------------------
 
     def _log_memory_use(self) -> list[dict[str, str]]:
-        """Log what the memory-fed call just made was given and cited (and, the first
-        time, what recall found); return the citations to show with its remark."""
-        scope = self.memory.scope if self.memory is not None else None
-        citations: list[dict[str, str]] = []
-        for call in self.agents.take_calls():
-            if call.recall is not None:
-                self._announce_recall(call.recall)
-            self.store.record_agent_call(
-                self.record.id, call.role, self.agents.name, scope=scope, facts_given=[f.id for f in call.facts_given],
-                cites_kept=call.cites_kept, cites_dropped=call.cites_dropped,
-            )
-            citations = [{"id": f.id, "sentence": f.sentence, "at": f.at} for f in call.cited]
-        return citations
+        return log_memory_use(self.agents, self.store, self.emitter, self.memory, self.record.id)
 
-    def _announce_recall(self, result: Recall) -> None:
-        if result.status in ("recalled", "empty"):
-            self.emitter.emit(
-                "memory_recalled",
-                facts=[{"id": f.id, "key": f.key, "sentence": f.sentence, "at": f.at, "reason": f.reason} for f in result.facts],
-            )
-        elif result.status == "unavailable":
-            self.emitter.emit("memory_unavailable", reason=result.reason)
+
+def log_memory_use(agents: MemoryAwareAgents, store: LocalStore, emitter: Emitter, memory: LearnerMemory | None,
+                   session_id: str | None) -> list[dict[str, str]]:
+    """Log what the memory-fed call just made was given and cited (and, the first
+    time, what recall found); return the citations to show with its remark."""
+    scope = memory.scope if memory is not None else None
+    citations: list[dict[str, str]] = []
+    for call in agents.take_calls():
+        if call.recall is not None:
+            _announce_recall(emitter, call.recall)
+        store.record_agent_call(
+            session_id, call.role, agents.name, scope=scope, facts_given=[f.id for f in call.facts_given],
+            cites_kept=call.cites_kept, cites_dropped=call.cites_dropped,
+        )
+        citations = [{"id": f.id, "sentence": f.sentence, "at": f.at} for f in call.cited]
+    return citations
+
+
+def _announce_recall(emitter: Emitter, result: Recall) -> None:
+    if result.status in ("recalled", "empty"):
+        emitter.emit(
+            "memory_recalled",
+            facts=[{"id": f.id, "key": f.key, "sentence": f.sentence, "at": f.at, "reason": f.reason} for f in result.facts],
+        )
+    elif result.status == "unavailable":
+        emitter.emit("memory_unavailable", reason=result.reason)

@@ -32,6 +32,7 @@ class StudentIO(Protocol):
     def prediction(self) -> int: ...
     def line(self, prompt: str) -> str: ...
     def confirm(self, question: str, default: bool) -> bool: ...
+    def reject(self, problem: str) -> None: ...
 
 
 PREDICTION_LINE = (f"Before you start, guess your score: four parts, up to {MAX_PART_POINTS} points each, so 0 to {MAX_SCORE}. "
@@ -128,6 +129,10 @@ class ScriptedIO:
     def confirm(self, question: str, default: bool) -> bool:
         raise UsageError(f"{question} (no terminal to ask on).", hint="Pass --resume or --restart.")
 
+    def reject(self, problem: str) -> None:
+        """The last line read cannot be used: a script cannot be asked again."""
+        raise UsageError(f"input line {self.line_no}: {problem}.")
+
 
 class TerminalIO:
     """A student at a terminal: prompts on stderr, bad input is asked again."""
@@ -180,3 +185,7 @@ class TerminalIO:
             if text in ("n", "no"):
                 return False
             self.console.print("Please answer y or n.", style="yellow")
+
+    def reject(self, problem: str) -> None:
+        """The last line typed cannot be used: say why; the caller asks again."""
+        self.console.print(Text(f"That was {problem}.", style="yellow"), soft_wrap=True)

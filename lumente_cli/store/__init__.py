@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from lumente_cli.store.db import open_database
     from lumente_cli.store.repository import (
+        CheckedClaim,
+        CheckRound,
         FinishedSession,
         JudgedAnswer,
         LocalStore,
@@ -18,10 +20,10 @@ if TYPE_CHECKING:
         SessionRecord,
     )
 
-__all__ = ["FinishedSession", "JudgedAnswer", "LocalStore", "OutboxFact", "PartResult", "PendingFact", "SessionRecord",
-           "open_database"]
-_FROM_REPOSITORY = {"FinishedSession", "JudgedAnswer", "LocalStore", "OutboxFact", "PartResult", "PendingFact",
-                    "SessionRecord"}
+__all__ = ["CheckRound", "CheckedClaim", "FinishedSession", "JudgedAnswer", "LocalStore", "OutboxFact", "PartResult",
+           "PendingFact", "SessionRecord", "open_database"]
+_FROM_REPOSITORY = {"CheckRound", "CheckedClaim", "FinishedSession", "JudgedAnswer", "LocalStore", "OutboxFact",
+                    "PartResult", "PendingFact", "SessionRecord"}
 
 
 def __getattr__(name: str) -> Any:

@@ -117,4 +117,39 @@ MIGRATIONS: list[list[str]] = [
             reason TEXT NOT NULL,
             PRIMARY KEY (learner_id, concept))""",
     ],
+    # `lumente check`: a level per concept, each finished round, and each claim's verdict
+    # with what the student wrote about it (kept here only, like answers).
+    [
+        """CREATE TABLE check_level(
+            learner_id INTEGER NOT NULL REFERENCES learner(id) ON DELETE CASCADE,
+            concept TEXT NOT NULL,
+            level INTEGER NOT NULL CHECK (level BETWEEN 1 AND 5),
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (learner_id, concept))""",
+        """CREATE TABLE check_round(
+            id TEXT PRIMARY KEY,
+            learner_id INTEGER NOT NULL REFERENCES learner(id) ON DELETE CASCADE,
+            concept TEXT NOT NULL,
+            explanation TEXT NOT NULL,
+            level INTEGER NOT NULL,
+            new_level INTEGER NOT NULL,
+            prediction INTEGER NOT NULL,
+            claims INTEGER NOT NULL,
+            flaws INTEGER NOT NULL,
+            caught INTEGER NOT NULL,
+            false_alarms INTEGER NOT NULL,
+            score INTEGER NOT NULL,
+            hints INTEGER NOT NULL,
+            started_at TEXT NOT NULL,
+            finished_at TEXT NOT NULL)""",
+        "CREATE INDEX check_round_by_learner ON check_round(learner_id, concept, finished_at)",
+        """CREATE TABLE check_claim(
+            round_id TEXT NOT NULL REFERENCES check_round(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            verdict TEXT NOT NULL,
+            reason TEXT,
+            question TEXT,
+            question_verdict TEXT,
+            PRIMARY KEY (round_id, number))""",
+    ],
 ]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from lumente_cli.store.checks import CheckedClaim, CheckRound, CheckTables
 from lumente_cli.store.db import open_database
 from lumente_cli.store.memory_log import MemoryLog, OutboxFact, PendingFact
 from lumente_cli.store.scans import ScanTables
@@ -19,11 +20,11 @@ from lumente_cli.store.sessions import (
     new_session_id,
 )
 
-__all__ = ["FinishedSession", "JudgedAnswer", "LocalStore", "OutboxFact", "PartResult", "PendingFact", "SessionRecord",
+__all__ = ["CheckRound", "CheckedClaim", "FinishedSession", "JudgedAnswer", "LocalStore", "OutboxFact", "PartResult", "PendingFact", "SessionRecord",
            "new_session_id"]
 
 
-class LocalStore(SessionTables, MemoryLog, ScanTables):
+class LocalStore(SessionTables, MemoryLog, ScanTables, CheckTables):
     def __init__(self, path: Path) -> None:
         self.path = path
         self.con = open_database(path)

@@ -354,11 +354,14 @@ class SessionTables:
         return out
 
     def delete_learner_sessions(self, learner_id: int) -> int:
-        """Delete every local session, answer and level of one learner (an explicit choice)."""
+        """Delete every local session, answer and level of one learner, and their check
+        rounds and check levels (an explicit choice)."""
         with write_tx(self.con):
             count = self.con.execute("SELECT COUNT(*) FROM session WHERE learner_id = ?", (learner_id,)).fetchone()[0]
             self.con.execute("DELETE FROM session WHERE learner_id = ?", (learner_id,))
             self.con.execute("DELETE FROM level WHERE learner_id = ?", (learner_id,))
+            self.con.execute("DELETE FROM check_round WHERE learner_id = ?", (learner_id,))
+            self.con.execute("DELETE FROM check_level WHERE learner_id = ?", (learner_id,))
         return int(count)
 
 

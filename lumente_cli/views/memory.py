@@ -20,7 +20,9 @@ def _when(stamp: str | None) -> str:
 
 
 def _group_label(fact: ShownFact) -> str:
-    return LABELS[fact.part] if fact.part else "Calibration"
+    if fact.part:
+        return LABELS[fact.part]
+    return "Check the AI" if fact.kind in ("check", "check_level") else "Calibration"
 
 
 def _provenance_lines(fact: ShownFact) -> tuple[Text, Text]:

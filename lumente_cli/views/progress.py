@@ -16,7 +16,38 @@ SHOWN_SESSIONS = 8
 TREND_STYLE = {"shrinking": "green", "growing": "yellow", "steady": "cyan", "too few sessions": "dim"}
 
 
+CHECK_TREND_STYLE = {"sharpening": "green", "slipping": "yellow", "steady": "cyan", "too few rounds": "dim"}
+
+
 def concept_progress(cp: ConceptProgress, *, concept_name: str, ascii_only: bool = False) -> RenderableType:
+    practice = _practice(cp, concept_name, ascii_only) if cp.sessions else safe(concept_name, "bold")
+    if not cp.checks:
+        return practice
+    return Group(practice, Text(), _checks(cp, ascii_only))
+
+
+def _checks(cp: ConceptProgress, ascii_only: bool) -> RenderableType:
+    """`lumente check` beside practice: the level, the trend, and the recent rounds."""
+    n = len(cp.checks)
+    head = Text("Check the AI", style="bold")
+    head.append(f"  {n} round{'s' if n != 1 else ''} · level {cp.check_level or '-'}", style="dim")
+    head.append("  · claims judged right: ", style="dim")
+    head.append(cp.check_trend, style=CHECK_TREND_STYLE[cp.check_trend])
+    rounds = Table(box=None, show_header=True, header_style="dim", padding=(0, 2, 0, 0))
+    rounds.add_column("round", style="dim", no_wrap=True)
+    rounds.add_column("right", no_wrap=True)
+    rounds.add_column("guess", justify="right")
+    rounds.add_column("flaws caught", justify="right")
+    rounds.add_column("false alarms", justify="right")
+    recent = cp.checks[-SHOWN_SESSIONS:]
+    for i, c in enumerate(recent, start=n - len(recent) + 1):
+        rounds.add_row(f"#{i} {c.finished_at[:10]}",
+                       Text(f"{bar(c.score, c.claims, ascii_only=ascii_only)} {c.score}/{c.claims}", style="bold"),
+                       str(c.prediction), f"{c.caught}/{c.flaws}", str(c.false_alarms))
+    return Group(head, rounds)
+
+
+def _practice(cp: ConceptProgress, concept_name: str, ascii_only: bool) -> RenderableType:
     n = len(cp.sessions)
     head = safe(concept_name, "bold")
     head.append(f"  {n} session{'s' if n != 1 else ''}", style="dim")

@@ -1,5 +1,6 @@
 """The offline coach: a short note on calibration, the parts, and what to do next,
-comparing with remembered facts (and citing them) when memory has any."""
+comparing with remembered facts (and citing them) when memory has any, the last
+`lumente check` round on the concept included."""
 
 from __future__ import annotations
 
@@ -28,6 +29,13 @@ def coach(concept: Concept, inp: CoachInput) -> Remark:
     if remark:
         sentences.append(remark[0])
         cites.append(remark[1])
+
+    check = next((f for f in inp.memory if f.kind == "check"), None)
+    if check is not None and check.caught is not None and check.flaws is not None:
+        sentences.append(f"In your last `lumente check` round on {concept.name} you caught {check.caught} of "
+                         f"{check.flaws} flaws in an AI's explanation; the parts you prove here are what you "
+                         "judge such claims with.")
+        cites.append(check.id)
 
     sentences.append(_next_step(concept, inp.results))
     return Remark(message=" ".join(sentences), cites=cites)

@@ -1,0 +1,68 @@
+"""Wiring a check round from the workspace: the concept and its shipped
+explanations, the learner's check level, the explanation for it, and memory.
+`lumente check` parses its options, calls `check` with its terminal's input and
+views, and renders the events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lumente_cli.checking import rules
+from lumente_cli.checking.runner import CheckRun
+from lumente_cli.concepts.explanations import EXPLANATIONS_DIR, load_explanations
+from lumente_cli.concepts.library import Library
+from lumente_cli.concepts.schema import Concept
+from lumente_cli.errors import ConceptError, UsageError
+from lumente_cli.exitcodes import ExitCode
+from lumente_cli.memory.background import deliver_later
+from lumente_cli.memory.service import LearnerMemory
+from lumente_cli.practice.events import Emitter
+from lumente_cli.practice.runner import Spinner, no_spinner
+from lumente_cli.practice.student_io import StudentIO
+from lumente_cli.practice.wiring import stop_signals_pause
+from lumente_cli.workspace import Workspace
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    predict: int | None = None
+    no_memory: bool = False
+
+
+def concepts_with_explanations() -> list[str]:
+    return sorted(p.stem for p in EXPLANATIONS_DIR.glob("*.toml"))
+
+
+def find_concept(lib: Library, name: str) -> Concept:
+    """The library concept called `name` (id, name or alias), which must have explanations."""
+    concept = lib.resolve(name)
+    if not load_explanations(concept.id):
+        have = concepts_with_explanations()
+        raise ConceptError(f"no AI explanations to check on {concept.name} yet.",
+                           hint=f"Concepts you can check: {', '.join(have)}." if have else None)
+    return concept
+
+
+def check(ws: Workspace, concept: Concept, options: CheckOptions, *, io: StudentIO, emitter: Emitter,
+          spinner: Spinner = no_spinner) -> ExitCode:
+    """Play one round on `concept` to its end and say how it ended."""
+    explanations = load_explanations(concept.id)
+    store = ws.store
+    learner_id = store.learner_id(ws.pseudonym)
+    level = store.check_level(learner_id, concept.id) or rules.START_LEVEL
+    explanation = rules.pick(explanations, level, store.explanations_used(learner_id, concept.id))
+    if options.predict is not None and options.predict > len(explanation.claims):
+        raise UsageError(f"--predict {options.predict}: this explanation has {len(explanation.claims)} claims.",
+                         hint=f"Predict how many of them you will judge right, 0 to {len(explanation.claims)}.")
+    backend = ws.memory_backend(disabled=options.no_memory)
+    try:
+        with stop_signals_pause():
+            run = CheckRun(
+                concept=concept, explanation=explanation, level=level, store=store, learner_id=learner_id, io=io,
+                emitter=emitter,
+                memory=LearnerMemory(backend, store, ws.pseudonym, concept.id) if backend.enabled else None,
+                predict=options.predict, spinner=spinner, deliver_later=deliver_later,
+            )
+            return run.run()
+    finally:
+        backend.close()
