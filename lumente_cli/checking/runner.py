@@ -21,7 +21,7 @@ from lumente_cli.exitcodes import ExitCode
 from lumente_cli.memory.recall import Recall
 from lumente_cli.memory.service import LearnerMemory
 from lumente_cli.practice.events import Emitter
-from lumente_cli.practice.runner import Spinner, log_memory_use, no_spinner
+from lumente_cli.practice.runner import Spinner, deliver_queued, log_memory_use, no_spinner
 from lumente_cli.practice.student_io import EndOfInput, StudentIO, is_help
 from lumente_cli.store import CheckedClaim, CheckRound, LocalStore
 from lumente_cli.store.repository import new_session_id
@@ -242,11 +242,7 @@ class CheckRun:
         self.memory.queue_check(self.id, self.concept.name, caught=result.caught, flaws=result.flaws,
                                 false_alarms=result.false_alarms, level=self.level, new_level=new_level,
                                 claims=result.claims, observed_at=observed_at)
-        with self.spinner("Saving to memory…"):
-            delivery = self.memory.deliver()
-        background = bool(delivery.queued and delivery.out_of_time and self.deliver_later and self.deliver_later())
-        self.emitter.emit("memory_written", written=delivery.written, queued=delivery.queued, reason=delivery.error,
-                          background=background, refused=delivery.refused)
+        deliver_queued(self.memory, self.emitter, self.spinner, self.deliver_later)
 
     # what memory gave the hint giver and the coach -------------------------------------------
 

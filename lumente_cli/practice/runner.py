@@ -282,16 +282,23 @@ class PracticeRun:
         if self.memory is None or not self.memory.backend.enabled:
             return
         self.memory.queue_session(self.record.id, self.concept.name, state, observed_at=now())
-        with self.spinner("Saving to memory…"):
-            delivery = self.memory.deliver()
-        background = bool(delivery.queued and delivery.out_of_time and self.deliver_later and self.deliver_later())
-        self.emitter.emit("memory_written", written=delivery.written, queued=delivery.queued, reason=delivery.error,
-                          background=background, refused=delivery.refused)
+        deliver_queued(self.memory, self.emitter, self.spinner, self.deliver_later)
 
     # what memory gave the hint giver and the coach -----------------------------------------
 
     def _log_memory_use(self) -> list[dict[str, str]]:
         return log_memory_use(self.agents, self.store, self.emitter, self.memory, self.record.id)
+
+
+def deliver_queued(memory: LearnerMemory, emitter: Emitter, spinner: Spinner,
+                   deliver_later: Callable[[], bool] | None) -> None:
+    """Deliver what the outbox holds within the write budget, and say how it went; when
+    the budget runs out while memory still answers, a background sync takes the rest."""
+    with spinner("Saving to memory…"):
+        delivery = memory.deliver()
+    background = bool(delivery.queued and delivery.out_of_time and deliver_later and deliver_later())
+    emitter.emit("memory_written", written=delivery.written, queued=delivery.queued, reason=delivery.error,
+                 background=background, refused=delivery.refused)
 
 
 def log_memory_use(agents: MemoryAwareAgents, store: LocalStore, emitter: Emitter, memory: LearnerMemory | None,
