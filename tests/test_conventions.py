@@ -342,6 +342,9 @@ _BELOW = {
     "agents": ("lumente_cli.practice", "lumente_cli.cli", "lumente_cli.views"),
     "concepts": ("lumente_cli.agents", "lumente_cli.memory", "lumente_cli.practice", "lumente_cli.cli"),
     "checking": ("lumente_cli.cli", "lumente_cli.views"),
+    # Reading a project is local and prints nothing: no agents, memory, views or CLI.
+    "scan": (*_ABOVE_ALL, "lumente_cli.memory", "lumente_cli.agent_memory", "lumente_cli.memory_engine",
+             "lumente_cli.checking"),
 }
 
 
