@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-ROLE = re.compile(r"# Lumente: the (question asker|hint giver|evaluator|question judge|coach|concept mapper)")
+ROLE = re.compile(r"# Lumente: the (question asker|hint giver|evaluator|question judge|coach|concept mapper|explainer)")
 FACT_ID = re.compile(r"- (attribute:[a-z0-9]{20}):")
 MADE_UP = "attribute:madeupmadeupmadeup0000"
 

@@ -23,6 +23,7 @@ from lumente_cli.agents.contracts import (
 )
 from lumente_cli.agents.offline import OfflineAgents
 from lumente_cli.agents.protocol import Agents, Usage
+from lumente_cli.concepts.explanations import Explanation
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import UsageError
 from lumente_cli.settings import Settings
@@ -41,6 +42,14 @@ def chosen_provider(settings: Settings, override: str | None) -> str:
 
 def claude_available(settings: Settings, override: str | None) -> bool:
     return chosen_provider(settings, override) == "claude" and bool(settings["anthropic_api_key"])
+
+
+def claude_chosen(settings: Settings, override: str | None) -> bool:
+    """Whether Claude is to be called; choosing it without an API key is a UsageError."""
+    if chosen_provider(settings, override) == "offline":
+        return False
+    _require_key(settings)
+    return True
 
 
 def _require_key(settings: Settings) -> None:
@@ -161,3 +170,12 @@ def map_new_concept(settings: Settings, name: str, concept_id: str, directory: P
         inp=MapInput(name=name, concept_id=concept_id), usage=Usage(),
     )
     return concept, save_mapped_concept(concept, directory)
+
+
+def generate_explanation(concept: Concept, settings: Settings, difficulty: int) -> Explanation:
+    """A fresh explanation of `concept` with planted flaws, written by Claude, not yet
+    checked (ExplainerFailed when there is none)."""
+    from lumente_cli.agents.claude.explainer import explain_concept
+
+    return explain_concept(_client(settings), model=model_of(settings), concept=concept, difficulty=difficulty,
+                           usage=Usage())

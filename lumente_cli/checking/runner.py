@@ -66,6 +66,8 @@ class CheckRun:
     emitter: Emitter
     memory: LearnerMemory | None = None
     predict: int | None = None
+    provider: str = "offline"  # who wrote the explanation: the judging is offline either way
+    notices: tuple[str, ...] = ()  # said after the round is announced (why a shipped explanation is shown)
     spinner: Spinner = no_spinner
     deliver_later: Callable[[], bool] | None = None
     id: str = field(default_factory=new_session_id)
@@ -119,9 +121,11 @@ class CheckRun:
             level=self.level, asked=e.asked,
             claims=[{"number": n, "text": c.text} for n, c in enumerate(e.claims, 1)],
             flaws=len(e.flaws) if rules.shows_flaw_count(self.level) else None,
-            questions=rules.asks_questions(self.level), provider=self.agents.name,
+            questions=rules.asks_questions(self.level), provider=self.provider,
             memory=self.memory.backend.kind if self.memory is not None else "off",
         )
+        for message in self.notices:
+            self.emitter.emit("notice", message=message)
 
     def _predict(self) -> int:
         value = self.predict

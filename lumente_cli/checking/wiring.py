@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lumente_cli.agents.factory import claude_chosen, generate_explanation
 from lumente_cli.checking import rules
 from lumente_cli.checking.runner import CheckRun
-from lumente_cli.concepts.explanations import EXPLANATIONS_DIR, load_explanations
+from lumente_cli.checking.soundness import explanation_problems
+from lumente_cli.concepts.explanations import EXPLANATIONS_DIR, Explanation, load_explanations
 from lumente_cli.concepts.library import Library
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.errors import ConceptError, UsageError
@@ -27,6 +29,7 @@ from lumente_cli.workspace import Workspace
 class CheckOptions:
     predict: int | None = None
     no_memory: bool = False
+    provider: str | None = None  # "offline" or "claude"; None lets the settings choose
 
 
 def concepts_with_explanations() -> list[str]:
@@ -50,7 +53,10 @@ def check(ws: Workspace, concept: Concept, options: CheckOptions, *, io: Student
     store = ws.store
     learner_id = store.learner_id(ws.pseudonym)
     level = store.check_level(learner_id, concept.id) or rules.START_LEVEL
+    use_claude = claude_chosen(ws.settings, options.provider)
     explanation = rules.pick(explanations, level, store.explanations_used(learner_id, concept.id))
+    generated, notice = generated_explanation(ws, concept, level, spinner) if use_claude else (None, None)
+    explanation = generated or explanation
     if options.predict is not None and options.predict > len(explanation.claims):
         raise UsageError(f"--predict {options.predict}: this explanation has {len(explanation.claims)} claims.",
                          hint=f"Predict how many of them you will judge right, 0 to {len(explanation.claims)}.")
@@ -61,8 +67,29 @@ def check(ws: Workspace, concept: Concept, options: CheckOptions, *, io: Student
                 concept=concept, explanation=explanation, level=level, store=store, learner_id=learner_id, io=io,
                 emitter=emitter,
                 memory=LearnerMemory(backend, store, ws.pseudonym, concept.id) if backend.enabled else None,
-                predict=options.predict, spinner=spinner, deliver_later=deliver_later,
+                predict=options.predict, provider="claude" if generated else "offline",
+                notices=(notice,) if notice else (), spinner=spinner, deliver_later=deliver_later,
             )
             return run.run()
     finally:
         backend.close()
+
+
+def generated_explanation(ws: Workspace, concept: Concept, level: int,
+                          spinner: Spinner) -> tuple[Explanation | None, str | None]:
+    """Claude's explanation for this level if it passes the rules the shipped ones pass
+    (`soundness`), else None and the one line that says why a shipped one is shown."""
+    from lumente_cli.agents.claude.explainer import ExplainerFailed
+
+    instead = "a shipped explanation is shown instead."
+    try:
+        with spinner("Claude is writing an explanation…"):
+            explanation = generate_explanation(concept, ws.settings, difficulty=level)
+    except ExplainerFailed as exc:
+        return None, f"{exc.reason}; {instead}"
+    problems = explanation_problems(concept, explanation)
+    if problems:
+        first = problems[0].removeprefix(f"{explanation.id} ")
+        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+        return None, f"Claude's explanation failed Lumente's check of its flaws ({first}{more}); {instead}"
+    return explanation, None

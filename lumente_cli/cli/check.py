@@ -9,6 +9,7 @@ import typer
 
 from lumente_cli.cli.common import err_console, globals_of, handle_errors, out_console
 from lumente_cli.cli.completion import concept_names
+from lumente_cli.cli.practice import ProviderChoice
 from lumente_cli.exitcodes import ExitCode
 
 if TYPE_CHECKING:
@@ -25,6 +26,9 @@ def check(
                                                     help="How many claims you will judge right, instead of asking.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the round's events as NDJSON on stdout.")] = False,
     no_memory: Annotated[bool, typer.Option("--no-memory", help="Do not read or write long-term memory this time.")] = False,
+    provider: Annotated[Optional[ProviderChoice], typer.Option(
+        "--provider", help="Who writes the explanation: claude writes a fresh one, offline shows a shipped one "
+                           "(default: claude when ANTHROPIC_API_KEY is set, else offline). Judging is offline.")] = None,
 ) -> None:
     """Check the AI: judge an AI's explanation of a concept, claim by claim.
     Predict how many claims you will judge right, flag the wrong ones and say why."""
@@ -54,7 +58,8 @@ def check(
             emitter.add(ndjson_sink(sys.stdout))
         for problem in lib.problems:
             prompts.print(safe(f"warning: {problem}", "yellow"), soft_wrap=True)
-        code = play(ws, chosen, CheckOptions(predict=predict, no_memory=no_memory), io=io, emitter=emitter,
+        code = play(ws, chosen, CheckOptions(predict=predict, no_memory=no_memory,
+                                                      provider=provider.value if provider else None), io=io, emitter=emitter,
                     spinner=spinner)
     finally:
         ws.close()

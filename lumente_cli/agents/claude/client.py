@@ -51,6 +51,11 @@ MAX_RETRY_WAIT_SECONDS = 5.0
 # student asked for it. 120 s per attempt, one SDK retry.
 MAPPER_TIMEOUT_SECONDS = 120.0
 
+# The explainer writes six to ten claims with their flaws (one to two thousand
+# tokens), before the round starts and behind a spinner; past this a shipped
+# explanation serves the student better than more waiting.
+EXPLAINER_TIMEOUT_SECONDS = 45.0
+
 
 def make_anthropic_client(
     *,

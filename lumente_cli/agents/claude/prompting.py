@@ -36,6 +36,7 @@ PROMPT_FILES: dict[str, str] = {
     "question_judge": "question_judge.md",
     "coach": "coach.md",
     "mapper": "mapper.md",
+    "explainer": "explainer.md",
 }
 
 STUDENT_ANSWER = "student_answer"
@@ -259,3 +260,34 @@ def map_retry_message(problem: str) -> str:
         "That reply could not be used as a concept file: "
         f"{problem}\nReply again with the complete, corrected concept as JSON in the schema."
     )
+
+
+def explain_message(concept: Concept, difficulty: int) -> str:
+    """The concept's map and the difficulty wanted: all the explainer sees. The
+    phrasings are sent, unlike to the evaluator, because Lumente checks the explanation
+    with them: a flawed claim must state a listed misconception in its words, and a
+    flaw's `why` must make one of its own objection phrasings."""
+    lines = [_concept_line(concept), f"Summary: {concept.summary}", "",
+             f"Difficulty wanted: {difficulty} of 5 ({EXPLANATION_DIFFICULTY[difficulty]})", ""]
+    for key, part in concept.parts():
+        lines += [f"## Part `{key}`: {LABELS[key]} ({ASKS[key]})", "Reference answer:", part.reference.strip(),
+                  "Key points:"]
+        for kp in part.key_points:
+            lines.append(f"- {kp.point} (phrasings: {'; '.join(kp.accept)})")
+        if part.confusions:
+            lines.append("Misconceptions (a flawed claim about this part must state one of these):")
+            for c in part.confusions:
+                lines.append(f"- phrasings: {'; '.join(c.match)}")
+        else:
+            lines.append("Misconceptions: none listed (plant no flaw in this part).")
+        lines.append("")
+    return "\n".join(lines).rstrip()
+
+
+EXPLANATION_DIFFICULTY: dict[int, str] = {
+    1: "plain: each flaw is a well-known misconception, stated outright",
+    2: "plain: each flaw is a well-known misconception, stated outright",
+    3: "subtler: a flaw is stated in passing, next to true detail",
+    4: "subtler: a flaw is stated in passing, next to true detail",
+    5: "subtle: a flaw reads like a reasonable simplification; only a careful reader spots it",
+}
