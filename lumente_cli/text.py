@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 _SLUG_DROP = re.compile(r"[^a-z0-9]+")
 # CSI, OSC, and other escape sequences, then any remaining C0/C1 control character
@@ -43,6 +44,27 @@ def slug(name: str) -> str:
 def sanitize(text: str) -> str:
     """Neutralise terminal escape sequences and control characters in outside text."""
     return _CONTROLS.sub("", _ESCAPES.sub("", text))
+
+
+def sanitize_all(value: object, clean: Callable[[str], str] = sanitize) -> object:
+    """Every string inside a model's reply (dicts and lists walked), passed through `clean`."""
+    if isinstance(value, str):
+        return clean(value)
+    if isinstance(value, dict):
+        return {k: sanitize_all(v, clean) for k, v in value.items()}
+    if isinstance(value, list):
+        return [sanitize_all(v, clean) for v in value]
+    return value
+
+
+def one_line(text: str) -> str:
+    """Outside text made safe and flattened to one line."""
+    return " ".join(sanitize(text).split())
+
+
+def clip(text: str, limit: int) -> str:
+    """At most `limit` characters, an ellipsis marking a cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def reflow(text: str) -> str:

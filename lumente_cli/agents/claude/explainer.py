@@ -12,7 +12,7 @@ saying why, and the round shows a shipped explanation instead.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -22,7 +22,7 @@ from lumente_cli.agents.claude.failures import describe_api_error
 from lumente_cli.agents.claude.structured import ReplyProblem, describe_errors, request_structured
 from lumente_cli.concepts.explanations import MAX_CLAIMS, Claim, Explanation
 from lumente_cli.concepts.schema import Concept
-from lumente_cli.text import sanitize
+from lumente_cli.text import clip, one_line, sanitize_all
 
 if TYPE_CHECKING:  # pragma: no cover
     import anthropic
@@ -84,27 +84,13 @@ def explain_concept(client: anthropic.Anthropic, *, model: str, concept: Concept
         raise ExplainerFailed("Claude declined to write an explanation")
     if problem.kind == "cut_off":
         raise ExplainerFailed("Claude's explanation was cut off before it was complete")
-    raise ExplainerFailed(f"Claude's explanation did not fit the format ({_clip(problem.detail)})")
+    raise ExplainerFailed(f"Claude's explanation did not fit the format ({clip(problem.detail, MAX_DETAIL)})")
 
 
 def as_explanation(reply: ExplainerReply, difficulty: int) -> Explanation:
     """The reply as an Explanation, every text sanitised, or ReplyProblem."""
-    data = _sanitized(reply.model_dump(mode="python"))
+    data = sanitize_all(reply.model_dump(mode="python"), one_line)
     try:
         return Explanation.model_validate({"id": GENERATED_ID, "difficulty": difficulty, **data})
     except ValidationError as exc:
         raise ReplyProblem("invalid", describe_errors(exc)) from None
-
-
-def _sanitized(value: Any) -> Any:
-    if isinstance(value, str):
-        return " ".join(sanitize(value).split())
-    if isinstance(value, dict):
-        return {k: _sanitized(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_sanitized(v) for v in value]
-    return value
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_DETAIL else text[: MAX_DETAIL - 1] + "…"

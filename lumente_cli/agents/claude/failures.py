@@ -94,7 +94,7 @@ MAX_SERVER_MESSAGE = 200
 
 def server_message(exc: BaseException) -> str:
     """The API's own error message ('max_tokens: ...'), made safe for a terminal."""
-    from lumente_cli.text import sanitize
+    from lumente_cli.text import clip, one_line
 
     body = getattr(exc, "body", None)
     text = ""
@@ -104,5 +104,4 @@ def server_message(exc: BaseException) -> str:
             text = inner["message"]
         elif isinstance(body.get("message"), str):
             text = body["message"]
-    text = " ".join(sanitize(text).split())
-    return text if len(text) <= MAX_SERVER_MESSAGE else text[: MAX_SERVER_MESSAGE - 1] + "…"
+    return clip(one_line(text), MAX_SERVER_MESSAGE)

@@ -35,7 +35,7 @@ from lumente_cli.agents.contracts import MapInput
 from lumente_cli.concepts.library import parse_concept
 from lumente_cli.concepts.schema import CONCEPT_ID, Concept
 from lumente_cli.errors import ConceptError, ProviderError
-from lumente_cli.text import sanitize
+from lumente_cli.text import clip, one_line, sanitize, sanitize_all
 
 if TYPE_CHECKING:  # pragma: no cover
     import anthropic
@@ -90,7 +90,7 @@ def map_concept(client: anthropic.Anthropic, *, model: str, inp: MapInput, usage
                 effort=EFFORT,
             )
             if reply.decline and reply.concept is None:
-                reason = _clip(" ".join(sanitize(reply.decline).split()), 200)
+                reason = clip(one_line(reply.decline), 200)
                 raise ConceptError(f"Claude declined to map {shown}: {reason}",
                                    hint="`lumente concepts` lists the concepts Lumente has; check the spelling.")
             if reply.concept is None:
@@ -109,14 +109,14 @@ def map_concept(client: anthropic.Anthropic, *, model: str, inp: MapInput, usage
             raise ProviderError(f"{failure.cause}; could not map {shown}.", hint=failure.hint) from None
     assert problem is not None
     raise ProviderError(
-        f"Claude could not write a valid concept file for {shown} ({_clip(problem.detail)}).",
+        f"Claude could not write a valid concept file for {shown} ({clip(problem.detail, 300)}).",
         hint="Try again, or write the concept file yourself (`lumente concepts check FILE` checks it).",
     )
 
 
 def check_mapped(concept: Concept, *, concept_id: str) -> Concept:
     """The concept as the library would load it, or ReplyProblem saying what is wrong."""
-    data = _sanitized(concept.model_dump(mode="python"))
+    data = sanitize_all(concept.model_dump(mode="python"))
     data["id"] = concept_id
     try:
         candidate = Concept.model_validate(data)
@@ -204,19 +204,5 @@ def _retry_messages(request: str, previous: str, problem: ReplyProblem) -> list[
     return [{"role": "user", "content": f"{request}\n\n{retry}"}]
 
 
-def _sanitized(value: Any) -> Any:
-    if isinstance(value, str):
-        return sanitize(value)
-    if isinstance(value, dict):
-        return {k: _sanitized(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_sanitized(v) for v in value]
-    return value
-
-
 def _shown(name: str) -> str:
-    return repr(_clip(sanitize(name).strip(), 60))
-
-
-def _clip(text: str, limit: int = 300) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return repr(clip(sanitize(name).strip(), 60))
