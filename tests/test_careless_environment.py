@@ -204,3 +204,23 @@ def test_a_stop_signal_while_the_session_opens_waits_until_it_can_pause():
         with pytest.raises(StopSignal):
             os.kill(os.getpid(), signal.SIGTERM)
             time.sleep(1)  # the handler runs at the next bytecode; this never finishes
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_a_stop_signal_stops_a_check_round(tmp_path, sig):
+    import signal
+
+    proc = subprocess.Popen([sys.executable, "-m", "lumente_cli", "check", "jwt", "--no-memory", "--json"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "LUMENTE_HOME": str(tmp_path / "home")})
+    proc.stdin.write(b"5\n")  # the prediction; the flags line never comes
+    proc.stdin.flush()
+    deadline = time.monotonic() + 20
+    seen = b""
+    while b'"predicted"' not in seen:  # the round is under way, waiting for the flags
+        assert time.monotonic() < deadline, seen
+        seen += proc.stdout.readline()
+    proc.send_signal(getattr(signal, sig))
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert b'"check_stopped"' in seen + out and b"Traceback" not in err

@@ -96,10 +96,13 @@ class CheckRun:
 
     # entry point -------------------------------------------------------------------
 
-    def run(self) -> ExitCode:
+    def run(self, arm: Callable[[], None] | None = None) -> ExitCode:
         """Play the round. Nothing is saved before it ends: a round stopped early
-        leaves no trace, and the next `lumente check` starts a new one."""
+        leaves no trace, and the next `lumente check` starts a new one. `arm` is
+        called first, where a stop signal held back until now can stop the round."""
         try:
+            if arm is not None:
+                arm()
             self._announce()
             prediction = self._predict()
             flagged = self._read_flags()

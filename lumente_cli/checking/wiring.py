@@ -62,7 +62,7 @@ def check(ws: Workspace, concept: Concept, options: CheckOptions, *, io: Student
                          hint=f"Predict how many of them you will judge right, 0 to {len(explanation.claims)}.")
     backend = ws.memory_backend(disabled=options.no_memory)
     try:
-        with stop_signals_pause():
+        with stop_signals_pause() as stops:
             run = CheckRun(
                 concept=concept, explanation=explanation, level=level, store=store, learner_id=learner_id, io=io,
                 emitter=emitter,
@@ -70,7 +70,7 @@ def check(ws: Workspace, concept: Concept, options: CheckOptions, *, io: Student
                 predict=options.predict, provider="claude" if generated else "offline",
                 notices=(notice,) if notice else (), spinner=spinner, deliver_later=deliver_later,
             )
-            return run.run()
+            return run.run(arm=stops.arm)
     finally:
         backend.close()
 
