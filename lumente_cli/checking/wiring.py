@@ -36,20 +36,27 @@ def concepts_with_explanations() -> list[str]:
     return sorted(p.stem for p in EXPLANATIONS_DIR.glob("*.toml"))
 
 
-def find_concept(lib: Library, name: str) -> Concept:
-    """The library concept called `name` (id, name or alias), which must have explanations."""
+@dataclass(frozen=True)
+class CheckedConcept:
+    concept: Concept
+    explanations: list[Explanation]
+
+
+def find_concept(lib: Library, name: str) -> CheckedConcept:
+    """The library concept called `name` (id, name or alias), with its explanations (it must have some)."""
     concept = lib.resolve(name)
-    if not load_explanations(concept.id):
+    explanations = load_explanations(concept.id)
+    if not explanations:
         have = concepts_with_explanations()
         raise ConceptError(f"no AI explanations to check on {concept.name} yet.",
                            hint=f"Concepts you can check: {', '.join(have)}." if have else None)
-    return concept
+    return CheckedConcept(concept, explanations)
 
 
-def check(ws: Workspace, concept: Concept, options: CheckOptions, *, io: StudentIO, emitter: Emitter,
+def check(ws: Workspace, chosen: CheckedConcept, options: CheckOptions, *, io: StudentIO, emitter: Emitter,
           spinner: Spinner = no_spinner) -> ExitCode:
-    """Play one round on `concept` to its end and say how it ended."""
-    explanations = load_explanations(concept.id)
+    """Play one round on the chosen concept to its end and say how it ended."""
+    concept, explanations = chosen.concept, chosen.explanations
     store = ws.store
     learner_id = store.learner_id(ws.pseudonym)
     level = store.check_level(learner_id, concept.id) or rules.START_LEVEL
