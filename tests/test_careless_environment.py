@@ -92,24 +92,23 @@ def _practice(home, *extra: str, stdin=None, stdout=subprocess.PIPE, input_bytes
                           env={**os.environ, "LUMENTE_HOME": str(home)})
 
 
-def _events(home) -> int:
+def _one(home, sql: str):
+    """The first column of the first row of `sql` on the learner's database."""
     import sqlite3
 
     con = sqlite3.connect(home / "data" / "lumente.db")
     try:
-        return con.execute("SELECT COUNT(*) FROM engine_event").fetchone()[0]
+        return con.execute(sql).fetchone()[0]
     finally:
         con.close()
+
+
+def _events(home) -> int:
+    return _one(home, "SELECT COUNT(*) FROM engine_event")
 
 
 def _session_status(home) -> str:
-    import sqlite3
-
-    con = sqlite3.connect(home / "data" / "lumente.db")
-    try:
-        return con.execute("SELECT status FROM session ORDER BY started_at DESC LIMIT 1").fetchone()[0]
-    finally:
-        con.close()
+    return _one(home, "SELECT status FROM session ORDER BY started_at DESC LIMIT 1")
 
 
 def test_a_full_stdout_is_a_clear_line_not_a_bug(tmp_path):
