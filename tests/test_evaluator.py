@@ -216,6 +216,21 @@ def test_a_list_whose_items_are_explained_is_an_answer() -> None:
     assert verdict(answer) == "solid"
 
 
+def test_an_answer_about_something_else_is_missing_despite_a_shared_phrase() -> None:
+    # 'cryptographic' would cover the required point, but the rest is about TLS handshakes.
+    answer = ("It is the cryptographic handshake a browser performs with a server: they negotiate cipher suites, "
+              "exchange certificates and agree on session keys before any traffic flows.")
+    result = judge(answer)
+    assert result.verdict == "missing"
+    assert "something other than Hashing" in result.feedback
+    assert result.feedback.rstrip().endswith("?")
+
+
+def test_an_answer_in_the_parts_own_words_is_not_off_topic() -> None:
+    on_topic = "hashing is cryptography: one-way, you cannot undo it, the same input gives the same digest"
+    assert not evaluator.analyse(CONCEPT.supraordinate, on_topic).off_topic
+
+
 def test_naming_only_covers_nothing_and_the_feedback_says_so() -> None:
     result = judge("it is like gamma", key="coordinate")
     assert result.verdict == "missing"

@@ -8,7 +8,9 @@ A key idea counts only where the student asserts it, in words of their own:
   is all copy is missing;
 - a bare list of terms is missing, and naming a neighbour or a kind covers nothing;
 - a core misconception makes the answer missing, a side one caps it at partial;
-- a solid answer covers `solid_needs` points including every required one.
+- a solid answer covers `solid_needs` points including every required one;
+- an answer mostly in words this part never uses is about something else (a
+  neighbouring concept, another topic): a phrase it shares by chance covers nothing.
 
 Robust to case, punctuation, word order, inflections, everyday synonyms and single
 typos. Feedback says what was credited and asks about what was not with the key
@@ -52,6 +54,10 @@ SHOWN_COPY_MIN_PAIRS = 4
 # Share of the whole answer's 4-word runs found in the shipped text that marks a copy.
 COPY_RATIO = 0.6
 COPY_MIN_WORDS = 10
+# An answer with this many content words, less than this share of them words the part
+# uses anywhere (its texts, key points, phrasings, misconceptions), is about something else.
+OFF_TOPIC_MIN_WORDS = 6
+OFF_TOPIC_SHARE = 0.4
 
 _DONT_KNOW = re.compile(
     r"^(?:i )?(?:do not know|dont know|dunno|no idea|not sure|no clue|have no clue|have no idea|idk|pass|skip"
@@ -73,6 +79,7 @@ class Judgement:
     # Key points the answer states the opposite of ('a recursive function does not need
     # a base case'): as wrong as a listed misconception.
     denied: list[KeyPoint] = field(default_factory=list)
+    off_topic: bool = False
 
     @property
     def core_confusions(self) -> list[Confusion]:
@@ -80,7 +87,7 @@ class Judgement:
 
 
 def verdict_for(part: Part, j: Judgement) -> Verdict:
-    if j.listed or j.copied or j.core_confusions or j.denied or not j.covered:
+    if j.listed or j.copied or j.off_topic or j.core_confusions or j.denied or not j.covered:
         return "missing"
     supported = part.supported(kp.id for kp in j.covered)
     return "partial" if j.confusions else supported
@@ -193,7 +200,41 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
         # Everything the answer says came from the screen: an echo, not an answer.
         if copied_any and not any(_content(c.words, src.own) for s in own_clauses for c in s):
             whole_copy = True
-    return Judgement(covered, confusions, _listed(answer, len(covered)), whole_copy, named, refuted, denied)
+    off_topic = _off_topic(part, answer, own)
+    return Judgement(covered, confusions, _listed(answer, len(covered)), whole_copy, named, refuted, denied, off_topic)
+
+
+_VOCABULARIES: dict[int, tuple[Part, frozenset[str]]] = {}
+_VOCABULARIES_KEPT = 1024
+
+
+def _vocabulary(part: Part) -> frozenset[str]:
+    """Every content stem the part uses anywhere, its phrasing syntax undone."""
+    kept = _VOCABULARIES.get(id(part))
+    if kept is not None and kept[0] is part:
+        return kept[1]
+    texts = [part.question, part.reference, part.worked_example, *part.cues, *part.hints, *part.guided]
+    for kp in part.key_points:
+        texts += [kp.point, kp.nudge, *kp.accept, *kp.names]
+    for confusion in part.confusions:
+        texts += [confusion.nudge, *confusion.match]
+    vocabulary = frozenset(
+        lang.stem(w) for text in texts for w in lang.words(text.replace("|", " ")) if w not in lang.FUNCTION_WORDS
+    )
+    if len(_VOCABULARIES) >= _VOCABULARIES_KEPT:  # rubrics built on the fly (check rounds) come and go
+        _VOCABULARIES.clear()
+    _VOCABULARIES[id(part)] = (part, vocabulary)
+    return vocabulary
+
+
+def _off_topic(part: Part, answer: str, own: Iterable[str]) -> bool:
+    """Most of the answer's content words are words this part never uses (the concept's
+    own names count as its words)."""
+    content = [lang.stem(w) for w in lang.words(answer) if w not in lang.FUNCTION_WORDS]
+    if len(content) < OFF_TOPIC_MIN_WORDS:
+        return False
+    vocabulary = _vocabulary(part) | {lang.stem(w) for text in own for w in lang.words(text)}
+    return sum(s in vocabulary for s in content) / len(content) < OFF_TOPIC_SHARE
 
 
 def _agreeing(kp: KeyPoint) -> frozenset[str]:
@@ -259,6 +300,8 @@ def evaluate(
         feedback = f"That repeats what was shown to you, so it cannot count yet. In your own words: {first.nudge}"
     elif j.denied:
         feedback = f"One statement here says the opposite of a key idea, so this cannot count yet. {j.denied[0].nudge}"
+    elif j.off_topic:
+        feedback = f"This seems to be about something other than {concept.name}. Ask yourself: {first.nudge}"
     elif j.core_confusions:
         feedback = f"One statement here is a common misconception, so this cannot count yet. {j.core_confusions[0].nudge}"
     elif verdict == "missing" and j.named:
