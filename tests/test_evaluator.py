@@ -104,6 +104,26 @@ def test_a_denial_does_not_reach_into_a_clause_of_its_own(answer: str) -> None:
     assert verdict(answer) == "solid"
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # The one-word phrasing 'cryptograph', at the end of a long noun phrase.
+        "hashing is not a tool of modern applied cryptography; it is one-way and the same input gives the same digest",
+        "hashing is not part of cryptography at all. it is one-way and the same input gives the same digest",
+    ],
+)
+def test_saying_what_kind_of_thing_it_is_not_denies_the_category(answer: str) -> None:
+    result = judge(answer)
+    assert result.verdict == "missing"
+    assert "opposite of a key idea" in result.feedback
+
+
+def test_a_one_word_idea_after_a_plain_not_is_no_denial() -> None:
+    # 'not' without 'is not a' is too thin for a one-word phrasing: what is denied is unclear.
+    j = evaluator.analyse(CONCEPT.supraordinate, "cryptographers do not reverse it: hashing is one-way")
+    assert not j.denied
+
+
 def test_having_nothing_to_do_with_a_key_idea_denies_it() -> None:
     assert verdict("hashing is from cryptography and one-way, but it has nothing to do with the same input "
                    "giving the same digest") == "missing"

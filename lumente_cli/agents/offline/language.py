@@ -508,7 +508,7 @@ def mentions_nearby(phrasing: Phrasing, clause: Clause) -> bool:
     return asserts_nearby(phrasing, replace(clause, refuted=False))
 
 
-def _content_ahead(c: Clause, i: int, *, own_clause_only: bool = True) -> list[str]:
+def _content_ahead(c: Clause, i: int, *, own_clause_only: bool = True, noun_phrase: bool = False) -> list[str]:
     """The content words a denial at word i reaches: a few for 'not' and 'never', the
     noun phrase for 'no' ('no key and anybody can decode it' denies only the key)."""
     short = c.words[i] in _SHORT_SCOPE
@@ -525,6 +525,8 @@ def _content_ahead(c: Clause, i: int, *, own_clause_only: bool = True) -> list[s
             break
         if x not in FUNCTION_WORDS:
             ahead.append(s)
+    if noun_phrase:
+        return ahead
     return ahead[: SHORT_DENIAL_REACH if short else DENIAL_REACH]
 
 
@@ -547,27 +549,44 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
     """One clause holds every word of the phrasing, and a denial ('not', 'never', 'no')
     stands within a few content words before one of them: the clause says the opposite
     ('hashing is not one-way', 'a recursive function does not need a base case').
-    A one-word phrasing is too thin to tell what is denied ('a hash is not for secrecy').
+    A one-word phrasing is too thin to tell what is denied ('a hash is not for secrecy'),
+    unless it is what 'is not a' calls the subject ('it is not an architecture').
     Words the key idea itself denies (`agreeing`) are agreement, not denial."""
-    if sum(len(term[0]) for term in phrasing.terms) < 2:
-        return False
     terms = [w for term in phrasing.terms for alt in term for w in alt]
+    one_word = sum(len(term[0]) for term in phrasing.terms) < 2
     for n, c in enumerate(clauses):
         if c.refuted or c.conditional or _qualified(c, clauses[n + 1 : n + 2]):
             continue
         bare = Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False)
         if not asserts(phrasing, [bare]) or asserts(phrasing, [c]):
             continue
-        # 'tamper-proof' and 'error-free' carry a negation of their own: the key idea's
-        # 'cannot be tampered with' agrees with 'tamper-proof', so 'not tamper-proof' denies it.
-        flipped = {s for s, nxt in zip(c.stems, c.words[1:]) if nxt in _NEGATING_SUFFIX_WORDS}
-        for i, w in enumerate(c.words):
-            # '...create it only if it does not exist': the 'not' is inside a condition.
-            if w in DENYING and not any(x in _CONDITIONAL for x in c.words[:i]):
-                # Count the reach in content words: 'does not leave the server in the same state'.
-                ahead = [s for s in _content_ahead(c, i) if s not in agreeing or s in flipped]
-                if any(word_matches(t, s) for s in ahead for t in terms):
-                    return True
+        if _denial_reaches(c, terms, agreeing, one_word):
+            return True
+    return False
+
+
+# After 'is not a' (or 'is not part of'), the denial reaches the whole noun phrase: the
+# kind of thing the subject is said not to be, however long ('not a web request-forgery
+# attack of the confused-deputy type').
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "being"})
+_NOUN_PHRASE_OPENERS = frozenset({"a", "an", "part", "one"})
+
+
+def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_word: bool) -> bool:
+    # 'tamper-proof' and 'error-free' carry a negation of their own: the key idea's
+    # 'cannot be tampered with' agrees with 'tamper-proof', so 'not tamper-proof' denies it.
+    flipped = {s for s, nxt in zip(c.stems, c.words[1:]) if nxt in _NEGATING_SUFFIX_WORDS}
+    for i, w in enumerate(c.words):
+        # '...create it only if it does not exist': the 'not' is inside a condition.
+        if w not in DENYING or any(x in _CONDITIONAL for x in c.words[:i]):
+            continue
+        is_not_a = 0 < i < len(c.words) - 1 and c.words[i - 1] in _COPULAS and c.words[i + 1] in _NOUN_PHRASE_OPENERS
+        if one_word and not is_not_a:
+            continue
+        # Count the reach in content words: 'does not leave the server in the same state'.
+        ahead = [s for s in _content_ahead(c, i, noun_phrase=is_not_a) if s not in agreeing or s in flipped]
+        if any(word_matches(t, s) for s in ahead for t in terms):
+            return True
     return False
 
 
