@@ -131,6 +131,8 @@ def test_having_nothing_to_do_with_a_key_idea_denies_it() -> None:
 
 def test_what_a_key_idea_says_without_is_agreement() -> None:
     assert lang.stem("name") in lang.denied_in("A lambda is a way to write a function without a name.")
+    # ...and what it says nothing does: 'trigger no execution' agrees with 'nothing runs'.
+    assert lang.stem("execution") in lang.denied_in("Structured outputs shape the answer and nothing runs.")
 
 
 def test_a_key_idea_under_negation_is_not_credited() -> None:
@@ -356,6 +358,10 @@ def test_phrasing_terms_appear_in_any_order_with_synonyms() -> None:
         ("containers are not as isolated as vms", False),  # a comparison: less isolated
         ("the isolation isn't as strong, and you need a compatible kernel", False),
         ("a jwt is encrypted", False),
+        ("letting the model say 'I don't know' reduces them", False),  # quoted words, not a denial
+        ("it should admit it does not know", False),
+        ("no more 'works on my machine'", False),  # a problem gone, not a denial
+        ("no more than ten requests", True),
     ],
 )
 def test_negation(text: str, negated: bool) -> None:

@@ -317,6 +317,11 @@ _IDIOMS = (
     (re.compile(r"\bnothing but\b"), "only"),
     (re.compile(r"\b(?:has|have|had) nothing to do with\b"), "is not related to"),
     (re.compile(r"\bno doubt\b"), "surely"),
+    # 'No more "works on my machine"' says a problem is gone; 'no more than' is a bound.
+    (re.compile(r"\bno more\b(?!\s+than\b)"), "an end to"),
+    # Quoted words, not a denial of the sentence: "letting it say 'I don't know' reduces them".
+    (re.compile(r"\b(say|says|saying|said|admit|admits|admitting|answer|answers|reply|replies)\s+(?:that\s+)?"
+                r"[\"'“‘]?\s*(?:i|it|they|we|you)\s+(?:do|does|did)\s+not\s+know\b[\"'”’]?"), r"\1 unsure"),
     # A comparison, not a denial: 'not as strong as a VM' says weaker.
     (re.compile(r"\bnot (?:as|so) (?!a\b|an\b|the\b)(\w+) as\b"), r"less \1 than"),
     (re.compile(r"\bnot (?:as|so) (?!a\b|an\b|the\b)(\w+)\b"), r"less \1"),
@@ -533,12 +538,12 @@ def _content_ahead(c: Clause, i: int, *, own_clause_only: bool = True, noun_phra
 @lru_cache(maxsize=4096)
 def denied_in(text: str) -> frozenset[str]:
     """The stems a text itself denies ('CORS is not a CSRF defence': csrf, defenc;
-    'a function without a name': name)."""
+    'a function without a name': name; 'nothing runs': run)."""
     out: set[str] = set()
     for sentence in read(text):
         for c in sentence:
             for i, w in enumerate(c.words):
-                if w in DENYING or w == "without":
+                if w in DENYING or w in ("without", "nothing"):
                     # A key idea's own denial reaches into its relative clauses ('does not
                     # stand for a user who agreed'): agreement is read generously.
                     out.update(_content_ahead(c, i, own_clause_only=False))
