@@ -124,6 +124,11 @@ def test_a_one_word_idea_after_a_plain_not_is_no_denial() -> None:
     assert not j.denied
 
 
+def test_making_no_attempt_to_do_something_denies_it() -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, "hashing makes no attempt to give the same digest for the same input")
+    assert [kp.id for kp in j.denied] == ["same_output"]
+
+
 def test_having_nothing_to_do_with_a_key_idea_denies_it() -> None:
     assert verdict("hashing is from cryptography and one-way, but it has nothing to do with the same input "
                    "giving the same digest") == "missing"

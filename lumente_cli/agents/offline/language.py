@@ -317,6 +317,9 @@ _IDIOMS = (
     (re.compile(r"\bnothing but\b"), "only"),
     (re.compile(r"\b(?:has|have|had) nothing to do with\b"), "is not related to"),
     (re.compile(r"\bno doubt\b"), "surely"),
+    # A denial of the verb that follows: 'makes no attempt to give...' does not give.
+    (re.compile(r"\b(?:makes?|made|making) no (?:attempt|effort) to\b"), "does not"),
+    (re.compile(r"\b(?:has|have|had) no way (?:to|of)\b"), "can not"),
     # 'No more "works on my machine"' says a problem is gone; 'no more than' is a bound.
     (re.compile(r"\bno more\b(?!\s+than\b)"), "an end to"),
     # Quoted words, not a denial of the sentence: "letting it say 'I don't know' reduces them".
