@@ -375,6 +375,13 @@ def test_negation(text: str, negated: bool) -> None:
     assert any(w in lang.NEGATIONS for s in lang.read(text) for c in s for w in c.words) is negated
 
 
+def test_a_phrasings_cannot_matches_cant_and_can_not() -> None:
+    phrasing = lang.compile_phrasing("attacker cannot|never read response")
+    for text in ("the attacker can't read the response", "the attacker can not read the response",
+                 "the attacker cannot read the response"):
+        assert lang.asserts(phrasing, lang.read(text)[0]), text
+
+
 def test_phrasing_negations_are_counted() -> None:
     assert lang.phrasing_negations("idempot mean no|not side-effect") == 1
     assert lang.phrasing_negations("jwt encrypted") == 0
@@ -416,6 +423,19 @@ def test_its_is_it_is_and_other_apostrophe_s_is_a_possessive() -> None:
 
 def test_calling_a_claim_wrong_refutes_it() -> None:
     assert verdict("It is also wrong that a hash is reversible. It is cryptography and one-way.") == "solid"
+
+
+@pytest.mark.parametrize(
+    ("text", "refuted"),
+    [
+        ("many think a hash is reversible", True),
+        ("most people assume a hash is reversible", True),
+        ("no matter how many times you call it, the same input gives the same digest", False),
+        ("some of the time you call it twice", False),
+    ],
+)
+def test_many_reports_a_belief_only_before_a_verb_of_believing(text: str, refuted: bool) -> None:
+    assert any(c.refuted for s in lang.read(text) for c in s) is refuted
 
 
 def test_a_denial_of_a_default_is_not_a_denial_of_the_idea() -> None:

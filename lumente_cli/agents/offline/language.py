@@ -284,6 +284,9 @@ def compile_phrasing(source: str) -> Phrasing:
         # A word folded into its synonym ('persist' into 'store') also keeps its own stem, so it
         # still matches longer words it begins ('persistence', 'retrieval').
         alts += [raw for alt in term.split("|") if (raw := tuple(_stem(w) for w in words(alt))) not in alts]
+        # "can't" and "can not" reach the reader as 'can not': a phrasing's 'cannot' is that 'not'.
+        if ("cannot",) in alts and ("not",) not in alts:
+            alts.append(("not",))
         terms.append(tuple(a for a in alts if a))
     return Phrasing(source, tuple(t for t in terms if t))
 
@@ -338,10 +341,12 @@ _TURNS = frozenset({"but", "however", "yet", "instead", "although", "though"})
 _TURN_STARTS = re.compile(r"^\s*(?:actually|in fact|in reality|really|the truth is|truth is|in truth)\b")
 _BELIEF = re.compile(
     r"\b(?:i used to|i once|i thought|i first thought|used to be taught|we used to)\b"
-    r"|\b(?:people|ppl|many|most|some|students|beginners|folks|devs|developers|others|everyone|newcomers|juniors"
+    r"|\b(?:people|ppl|students|beginners|folks|devs|developers|others|everyone|newcomers|juniors"
     r"|you might|you may|one might|one may|it is tempting to|lots of people|a lot of people)\b"
     r"(?:\s+[a-z]+){0,3}?\s+(?:think|thinks|thought|believe|believes|assume|assumes|say|says|claim|claims"
     r"|imagine|expect|confuse|confuses|confusing|confused|mix up|mixing up|mixes up|mixed up|treat|call|get wrong)\b"
+    # 'Many think' reports a belief; 'no matter how many times you call it' does not.
+    r"|\b(?:many|most|some)\s+(?:think|believe|assume|say|claim|imagine|expect|confuse|mix up|get wrong)\b"
     r"|\bcontrary to\b|\bnot true that\b|\bdo not (?:think|assume|believe)\b"
     r"|\b(?:is|it) (?:wrong|false|incorrect|untrue|not true|a mistake) to (?:say|think|believe|assume|claim)\b"
     r"|\b(?:it|this|that) is (?:also )?(?:wrong|false|incorrect|untrue|not true) that\b"
