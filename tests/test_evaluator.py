@@ -118,6 +118,18 @@ def test_saying_what_kind_of_thing_it_is_not_denies_the_category(answer: str) ->
     assert "opposite of a key idea" in result.feedback
 
 
+@pytest.mark.parametrize("answer", ["hashing is cryptography and one-way, but it is not deterministic",
+                                    "hashing is cryptography and one-way, but it can not really be deterministic"])
+def test_is_not_before_a_one_word_idea_denies_it(answer: str) -> None:
+    assert [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied] == ["same_output"]
+
+
+def test_what_something_is_not_for_is_no_denial_of_a_one_word_idea() -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, "it is one-way and the same input gives the same digest; "
+                                                 "a password hash is not about cryptography homework")
+    assert not j.denied
+
+
 def test_a_one_word_idea_after_a_plain_not_is_no_denial() -> None:
     # 'not' without 'is not a' is too thin for a one-word phrasing: what is denied is unclear.
     j = evaluator.analyse(CONCEPT.supraordinate, "cryptographers do not reverse it: hashing is one-way")

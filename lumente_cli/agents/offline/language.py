@@ -582,7 +582,10 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
 # kind of thing the subject is said not to be, however long ('not a web request-forgery
 # attack of the confused-deputy type').
 _COPULAS = frozenset({"is", "are", "was", "were", "be", "being"})
-_NOUN_PHRASE_OPENERS = frozenset({"a", "an", "part", "one"})
+_MODALS = frozenset({"can", "could", "will", "would", "may", "might"})
+_LINKING = frozenset({"be", "become", "get", "stay", "remain", "really", "actually", "always", "necessarily", "fully",
+                      "truly", "entirely", "completely", "even", "quite", "just"})
+_NOUN_PHRASE_OPENERS = frozenset({"a", "an", "the", "part", "one"})
 
 
 def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_word: bool) -> bool:
@@ -594,10 +597,22 @@ def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_w
         if w not in DENYING or any(x in _CONDITIONAL for x in c.words[:i]):
             continue
         is_not_a = 0 < i < len(c.words) - 1 and c.words[i - 1] in _COPULAS and c.words[i + 1] in _NOUN_PHRASE_OPENERS
-        if one_word and not is_not_a:
+        # 'HTTP is not stateless', 'entries cannot become stale': the word right after is the
+        # claim. Not in a purpose ('...so it is not flaky', 'so one client cannot hog it') and
+        # not after 'must' or 'should' ('the steps must not be interleaved'): they say what a
+        # thing prevents or forbids.
+        is_not_what = (0 < i < len(c.words) - 1 and c.words[i - 1] in _COPULAS | _MODALS
+                       and c.separator not in _CONSEQUENCE)
+        if one_word and not (is_not_a or is_not_what):
             continue
         # Count the reach in content words: 'does not leave the server in the same state'.
         ahead = [s for s in _content_ahead(c, i, noun_phrase=is_not_a) if s not in agreeing or s in flipped]
+        if one_word and not is_not_a:
+            # Only the very next word, past an adverb or a linking verb: 'is not really
+            # stateless', 'can not become stale'; 'a hash is not for secrecy' says what a
+            # hash is not for, not that secrecy is wrong.
+            nxt = [(x, st) for x, st in zip(c.words[i + 1 :], c.stems[i + 1 :]) if x not in _LINKING]
+            ahead = [st for x, st in nxt[:1] if x not in FUNCTION_WORDS and (st not in agreeing or st in flipped)]
         if any(word_matches(t, s) for s in ahead for t in terms):
             return True
     return False
