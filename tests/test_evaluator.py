@@ -410,6 +410,12 @@ def test_and_splits_only_between_full_clauses() -> None:
     assert len(lang.clauses("header, payload and signature")) == 2  # the comma splits, 'and' does not
 
 
+def test_while_splits_clauses_but_a_while_loop_is_a_loop() -> None:
+    assert len(lang.clauses("recursion is exactly the same as a while loop")) == 1
+    assert len(lang.clauses("it runs while true holds")) == 1
+    assert len(lang.clauses("threads share memory while processes do not")) == 2
+
+
 def test_denying_a_word_that_carries_its_own_negation_is_still_a_denial() -> None:
     # The key idea says the token 'cannot be tampered with', so 'not tampered' agrees with it;
     # 'not tamper-proof' says the opposite.

@@ -27,9 +27,11 @@ _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
 _WORD = re.compile(r"[a-z0-9+#]+")
 _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
 _SENTENCE_ENDS = re.compile(r"([.!?;\n]+(?:\s|$)|[!?;\n]+)")
+# 'a while loop' is a loop, not a second clause; 'while' splits otherwise.
 _CLAUSE_SPLIT = re.compile(
-    r",|:|\(|\)|—|–|\s-\s|\b(?:but|while|whereas|although|though|however|unlike|instead|vs|versus|so|because|bc|cuz|coz|since"
+    r",|:|\(|\)|—|–|\s-\s|\b(?:but|whereas|although|though|however|unlike|instead|vs|versus|so|because|bc|cuz|coz|since"
     r"|therefore|thus|hence|which|otherwise|then|yet|whereby)\b"
+    r"|(?<!\ba )(?<!\bthe )(?<!\bany )(?<!\bone )\bwhile\b(?!\s+(?:loop|loops|true|statement|block)\b)"
 )
 _AND = re.compile(r"\band\b")
 # A finite verb on both sides of "and" marks two clauses ("hashing is one way and
