@@ -18,7 +18,7 @@ from pathlib import Path
 
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.scan import javascript_source, python_source
-from lumente_cli.scan.detectors import Detectors, SignalRef, compile_detectors, dotted_prefixes
+from lumente_cli.scan.detectors import Detectors, Pattern, SignalRef, compile_detectors, dotted_prefixes
 from lumente_cli.scan.evidence import WEIGHTS, Evidence, Finding, ScanResult, snippet
 from lumente_cli.scan.files import list_files, read_text
 from lumente_cli.scan.manifests import line_of, reader_for
@@ -83,9 +83,9 @@ class _Scan:
     def hit(self, ref: SignalRef, file: _File, line: int) -> None:
         hits = self.hits.setdefault(ref, _Hits())
         hits.occurrences += 1
-        if len(hits.evidence) >= EVIDENCE_SHOWN and file.rel not in hits.files:
+        if len(hits.evidence) >= EVIDENCE_SHOWN and hits.evidence[-1].path != file.rel:
             # Files come in path order and a finding shows its earliest lines per signal:
-            # this signal already holds all it could show, so only the count grows.
+            # this signal already holds all it could show, so only the counts grow.
             hits.files.add(file.rel)
             return
         if file.rel in hits.files and sum(e.path == file.rel for e in hits.evidence[-EVIDENCE_PER_FILE:]) \
@@ -155,24 +155,53 @@ class _Scan:
         self.patterns(file, js.text, "javascript")
 
     def patterns(self, file: _File, text: str, language: str) -> None:
-        present = self.d.needles_in(text.lower())
-        for pattern in self.d.patterns_for(language):
-            if pattern.needles is not None and pattern.needles.isdisjoint(present):
+        """The lines where each pattern matches, at most EVIDENCE_PER_FILE per pattern.
+
+        A line counts when the pattern matches the line on its own and a match over the
+        whole text starts on it (a match of the multi-line form may run past the end of
+        its line). For a pattern that is `line_local` the first implies the second, so only
+        the lines holding one of its needles are searched."""
+        lowered: str | None = None
+        for pattern in self.d.patterns_for(language).candidates(text):
+            need = pattern.needles
+            if need is None:
+                self._search_whole(pattern, file, text)
                 continue
-            # Jump from match to match over the whole text, and confirm each on its own line
-            # (a match of the multi-line form may run past the end of the line it starts on).
-            found, pos = 0, 0
-            while found < EVIDENCE_PER_FILE:
-                m = pattern.whole.search(text, pos)
-                if m is None:
-                    break
-                start = text.rfind("\n", 0, m.start()) + 1
-                end = text.find("\n", m.start())
-                end = len(text) if end < 0 else end
-                if pattern.line.search(text[start:end]):
-                    self.hit(pattern.signal, file, text.count("\n", 0, start) + 1)
-                    found += 1
-                pos = end + 1
+            hay = text
+            if need.folded:
+                hay = lowered = text.lower() if lowered is None else lowered
+            if not need.admit(hay):
+                continue
+            # Lower-casing keeps offsets unless some character grew (İ): then search it all.
+            if pattern.line_local and len(hay) == len(text):
+                self._search_lines(pattern, file, text, _lines_holding(hay, need.clauses[0]))
+            else:
+                self._search_whole(pattern, file, text)
+
+    def _search_lines(self, pattern: Pattern, file: _File, text: str, starts: list[int]) -> None:
+        found = 0
+        for start in starts:
+            end = text.find("\n", start)
+            if pattern.line.search(text[start:] if end < 0 else text[start:end]):
+                self.hit(pattern.signal, file, text.count("\n", 0, start) + 1)
+                found += 1
+                if found == EVIDENCE_PER_FILE:
+                    return
+
+    def _search_whole(self, pattern: Pattern, file: _File, text: str) -> None:
+        # Jump from match to match over the whole text, and confirm each on its own line.
+        found, pos = 0, 0
+        while found < EVIDENCE_PER_FILE:
+            m = pattern.whole.search(text, pos)
+            if m is None:
+                break
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.start())
+            end = len(text) if end < 0 else end
+            if pattern.line.search(text[start:end]):
+                self.hit(pattern.signal, file, text.count("\n", 0, start) + 1)
+                found += 1
+            pos = end + 1
 
     def tracked_env(self, file: _File) -> None:
         if ENV_CONCEPT not in self.d.names:
@@ -202,6 +231,20 @@ class _Scan:
             ))
         out.sort(key=lambda f: (-f.score, f.concept))
         return tuple(out)
+
+
+def _lines_holding(text: str, strings: frozenset[str]) -> list[int]:
+    """The offsets where the lines holding any of `strings` start, in order."""
+    starts: set[int] = set()
+    for string in strings:
+        at = text.find(string)
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            end = text.find("\n", at)
+            if end < 0:
+                break
+            at = text.find(string, end + 1)
+    return sorted(starts)
 
 
 # Below this many files one process is quicker than starting workers.
