@@ -19,7 +19,8 @@ from lumente_cli.concepts.detection import (
 )
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.scan.manifests import normalise
-from lumente_cli.scan.needles import WORD_CHARS, Needles, line_local, needles
+from lumente_cli.scan import python_prepass
+from lumente_cli.scan.needles import Needles, line_local, needles, words_of
 
 
 @dataclass(frozen=True)
@@ -62,12 +63,6 @@ class Pattern:
         return self._line
 
 
-# Bytes that end a word: every ASCII byte but letters, digits and `_`, and every byte of a
-# non-ASCII character (which may or may not be a word character; splitting there finds
-# at least every whole word a pattern asks for).
-_SEPARATORS = bytes(b if chr(b) in WORD_CHARS else 32 for b in range(256))
-
-
 class PatternSet:
     """One language's patterns, indexed by the whole words that let each of them match."""
 
@@ -86,12 +81,14 @@ class PatternSet:
                 table[word.encode()].append(index)
         self.always = frozenset(always)
 
-    def candidates(self, text: str) -> list[Pattern]:
+    def candidates(self, text: str, words: set[bytes] | None = None) -> list[Pattern]:
         """The patterns that may match in `text`: those whose words it holds, and those
-        that have no words to look for. A text with other than ASCII gets them all."""
+        that have no words to look for. A text with other than ASCII gets them all.
+        `words`: the whole words of `text`, or of a text holding it, when known."""
         if not text.isascii():
             return self.patterns
-        words = set(text.encode().translate(_SEPARATORS).split())
+        if words is None:
+            words = words_of(text)
         chosen = set(self.always)
         for word in words.intersection(self.by_word):
             chosen.update(self.by_word[word])
@@ -115,6 +112,7 @@ class Detectors:
     patterns: dict[str, list[Pattern]] = field(default_factory=lambda: defaultdict(list))  # language -> patterns
     # What a python or javascript file is matched against: its own language's patterns and the 'any' ones.
     pattern_sets: dict[str, PatternSet] = field(default_factory=dict)
+    python_words: frozenset[bytes] = frozenset()  # a Python file holding none of these may go unparsed
 
     def patterns_for(self, language: str) -> PatternSet:
         """A python or javascript file gets its own language's patterns and the 'any' ones."""
@@ -150,6 +148,7 @@ def compile_detectors(concepts: Iterable[Concept]) -> Detectors:
                     d.patterns[language].append(pattern)
     d.pattern_sets = {language: PatternSet(d.patterns[language] + (d.patterns["any"] if language != "any" else []))
                       for language in ("python", "javascript", "any")}
+    d.python_words = python_prepass.wanted_words(d.python_imports, d.python_calls, d.code)
     d.js_call_pattern = _call_pattern(d.js_calls, "$")
     d.python_call_pattern = _call_pattern(d.python_calls, "")
     return d

@@ -22,6 +22,8 @@ from lumente_cli.scan.detectors import Detectors, Pattern, SignalRef, compile_de
 from lumente_cli.scan.evidence import WEIGHTS, Evidence, Finding, ScanResult, snippet
 from lumente_cli.scan.files import list_files, read_text
 from lumente_cli.scan.manifests import line_of, reader_for
+from lumente_cli.scan.needles import words_of
+from lumente_cli.scan.python_prepass import needs_syntax
 
 PYTHON_EXTENSIONS = frozenset({".py", ".pyi"})
 # A committed .env file: every secret in it is in the repository's history.
@@ -113,8 +115,12 @@ class _Scan:
                 self.hit(ref, file, declared.line or line_of(file.text, declared.name))
 
     def python(self, file: _File) -> None:
+        stripped = _PY_COMMENT_LINE.sub("", file.text) if "#" in file.text else file.text
+        words = words_of(file.text) if file.text.isascii() else None
+        if words is not None and not needs_syntax(file.text, words, self.d.python_words, self.d.code):
+            self.patterns(file, stripped, "python", words)  # nothing the syntax could show: no parse
+            return
         facts = python_source.analyse(file.text)
-        stripped = _PY_COMMENT_LINE.sub("", file.text)
         if facts is None:  # does not parse: imports and calls by pattern
             for m in _PY_IMPORT_LINE.finditer(stripped):
                 self._python_import(m.group(1) or m.group(2), file, stripped.count("\n", 0, m.start()) + 1)
@@ -134,7 +140,7 @@ class _Scan:
                 for ref in self.d.code.get(check, ()):
                     for line in lines:
                         self.hit(ref, file, line)
-        self.patterns(file, stripped, "python")
+        self.patterns(file, stripped, "python", words)
 
     def _python_import(self, module: str, file: _File, line: int) -> None:
         for prefix in dotted_prefixes(module):
@@ -154,15 +160,16 @@ class _Scan:
                     self.hit(ref, file, file.line_at(m.start()))
         self.patterns(file, js.text, "javascript")
 
-    def patterns(self, file: _File, text: str, language: str) -> None:
+    def patterns(self, file: _File, text: str, language: str, words: set[bytes] | None = None) -> None:
         """The lines where each pattern matches, at most EVIDENCE_PER_FILE per pattern.
 
         A line counts when the pattern matches the line on its own and a match over the
         whole text starts on it (a match of the multi-line form may run past the end of
         its line). For a pattern that is `line_local` the first implies the second, so only
-        the lines holding one of its needles are searched."""
+        the lines holding one of its needles are searched. `words`: those of a text holding
+        `text`, when known."""
         lowered: str | None = None
-        for pattern in self.d.patterns_for(language).candidates(text):
+        for pattern in self.d.patterns_for(language).candidates(text, words):
             need = pattern.needles
             if need is None:
                 self._search_whole(pattern, file, text)

@@ -276,6 +276,15 @@ def _set_holds_newline(items: list) -> bool:
 # lookup instead of a substring search per needle.
 
 WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+# Bytes that end a word: every ASCII byte but letters, digits and `_`, and every byte of a
+# non-ASCII character (which may or may not be a word character; splitting there finds
+# at least every whole word a pattern asks for).
+_SEPARATORS = bytes(b if chr(b) in WORD_CHARS else 32 for b in range(256))
+
+
+def words_of(text: str) -> set[bytes]:
+    """The whole words of an ASCII text, as bytes: one translation and one split, in C."""
+    return set(text.encode().translate(_SEPARATORS).split())
 
 
 def _nonword(char: str) -> bool:
