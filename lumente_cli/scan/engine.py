@@ -256,6 +256,7 @@ def _lines_holding(text: str, strings: frozenset[str]) -> list[int]:
 
 # Below this many files one process is quicker than starting workers.
 PARALLEL_MIN_FILES = 2_000
+SLICES_PER_WORKER = 4
 
 
 @dataclass
@@ -272,9 +273,9 @@ def scan(root: Path, concepts: Iterable[Concept], *, limits: Limits = Limits(),
          clock: Callable[[], float] = time.monotonic, workers: int | None = None) -> ScanResult:
     """Scan the folder `root` for the concepts' signals. Reads only; prints nothing.
 
-    A large tree is split into contiguous slices of the sorted listing, one per CPU,
-    read in forked worker processes; their findings merge in path order, so the
-    result is the same as one process's."""
+    A large tree is split into contiguous slices of the sorted listing, read in forked
+    worker processes (one per CPU); their findings merge in path order, so the result
+    is the same as one process's."""
     began = clock()
     detectors = compile_detectors(concepts)
     listing = list_files(root, max_files=limits.max_files)
@@ -285,12 +286,14 @@ def scan(root: Path, concepts: Iterable[Concept], *, limits: Limits = Limits(),
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        size = -(-len(paths) // workers)
+        # Several slices per worker, handed out as workers come free: a project's costly
+        # files sit together in path order (all its Python under one folder, say).
+        size = -(-len(paths) // (workers * SLICES_PER_WORKER))
         slices = [paths[i : i + size] for i in range(0, len(paths), size)]
         global _JOB
         _JOB = job  # the forked workers inherit it: nothing compiled is pickled
         try:
-            with ProcessPoolExecutor(len(slices), mp_context=multiprocessing.get_context("fork")) as pool:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
                 parts = list(pool.map(_run_slice, slices))
         finally:
             _JOB = None
