@@ -18,10 +18,12 @@ from pathlib import Path
 
 from lumente_cli.concepts.schema import Concept
 from lumente_cli.scan import javascript_source, python_source
-from lumente_cli.scan.detectors import Detectors, SignalRef, compile_detectors, dotted_prefixes
+from lumente_cli.scan.detectors import Detectors, Pattern, SignalRef, compile_detectors, dotted_prefixes
 from lumente_cli.scan.evidence import WEIGHTS, Evidence, Finding, ScanResult, snippet
 from lumente_cli.scan.files import list_files, read_text
 from lumente_cli.scan.manifests import line_of, reader_for
+from lumente_cli.scan.needles import words_of
+from lumente_cli.scan.python_prepass import needs_syntax
 
 PYTHON_EXTENSIONS = frozenset({".py", ".pyi"})
 # A committed .env file: every secret in it is in the repository's history.
@@ -83,9 +85,9 @@ class _Scan:
     def hit(self, ref: SignalRef, file: _File, line: int) -> None:
         hits = self.hits.setdefault(ref, _Hits())
         hits.occurrences += 1
-        if len(hits.evidence) >= EVIDENCE_SHOWN and file.rel not in hits.files:
+        if len(hits.evidence) >= EVIDENCE_SHOWN and hits.evidence[-1].path != file.rel:
             # Files come in path order and a finding shows its earliest lines per signal:
-            # this signal already holds all it could show, so only the count grows.
+            # this signal already holds all it could show, so only the counts grow.
             hits.files.add(file.rel)
             return
         if file.rel in hits.files and sum(e.path == file.rel for e in hits.evidence[-EVIDENCE_PER_FILE:]) \
@@ -113,8 +115,12 @@ class _Scan:
                 self.hit(ref, file, declared.line or line_of(file.text, declared.name))
 
     def python(self, file: _File) -> None:
+        stripped = _PY_COMMENT_LINE.sub("", file.text) if "#" in file.text else file.text
+        words = words_of(file.text) if file.text.isascii() else None
+        if words is not None and not needs_syntax(file.text, words, self.d.python_words, self.d.code):
+            self.patterns(file, stripped, "python", words)  # nothing the syntax could show: no parse
+            return
         facts = python_source.analyse(file.text)
-        stripped = _PY_COMMENT_LINE.sub("", file.text)
         if facts is None:  # does not parse: imports and calls by pattern
             for m in _PY_IMPORT_LINE.finditer(stripped):
                 self._python_import(m.group(1) or m.group(2), file, stripped.count("\n", 0, m.start()) + 1)
@@ -134,7 +140,7 @@ class _Scan:
                 for ref in self.d.code.get(check, ()):
                     for line in lines:
                         self.hit(ref, file, line)
-        self.patterns(file, stripped, "python")
+        self.patterns(file, stripped, "python", words)
 
     def _python_import(self, module: str, file: _File, line: int) -> None:
         for prefix in dotted_prefixes(module):
@@ -154,25 +160,55 @@ class _Scan:
                     self.hit(ref, file, file.line_at(m.start()))
         self.patterns(file, js.text, "javascript")
 
-    def patterns(self, file: _File, text: str, language: str) -> None:
-        present = self.d.needles_in(text.lower())
-        for pattern in self.d.patterns_for(language):
-            if pattern.needles is not None and pattern.needles.isdisjoint(present):
+    def patterns(self, file: _File, text: str, language: str, words: set[bytes] | None = None) -> None:
+        """The lines where each pattern matches, at most EVIDENCE_PER_FILE per pattern.
+
+        A line counts when the pattern matches the line on its own and a match over the
+        whole text starts on it (a match of the multi-line form may run past the end of
+        its line). For a pattern that is `line_local` the first implies the second, so only
+        the lines holding one of its needles are searched. `words`: those of a text holding
+        `text`, when known."""
+        lowered: str | None = None
+        for pattern in self.d.patterns_for(language).candidates(text, words):
+            need = pattern.needles
+            if need is None:
+                self._search_whole(pattern, file, text)
                 continue
-            # Jump from match to match over the whole text, and confirm each on its own line
-            # (a match of the multi-line form may run past the end of the line it starts on).
-            found, pos = 0, 0
-            while found < EVIDENCE_PER_FILE:
-                m = pattern.whole.search(text, pos)
-                if m is None:
-                    break
-                start = text.rfind("\n", 0, m.start()) + 1
-                end = text.find("\n", m.start())
-                end = len(text) if end < 0 else end
-                if pattern.line.search(text[start:end]):
-                    self.hit(pattern.signal, file, text.count("\n", 0, start) + 1)
-                    found += 1
-                pos = end + 1
+            hay = text
+            if need.folded:
+                hay = lowered = text.lower() if lowered is None else lowered
+            if not need.admit(hay):
+                continue
+            # Lower-casing keeps offsets unless some character grew (İ): then search it all.
+            if pattern.line_local and len(hay) == len(text):
+                self._search_lines(pattern, file, text, _lines_holding(hay, need.clauses[0]))
+            else:
+                self._search_whole(pattern, file, text)
+
+    def _search_lines(self, pattern: Pattern, file: _File, text: str, starts: list[int]) -> None:
+        found = 0
+        for start in starts:
+            end = text.find("\n", start)
+            if pattern.line.search(text[start:] if end < 0 else text[start:end]):
+                self.hit(pattern.signal, file, text.count("\n", 0, start) + 1)
+                found += 1
+                if found == EVIDENCE_PER_FILE:
+                    return
+
+    def _search_whole(self, pattern: Pattern, file: _File, text: str) -> None:
+        # Jump from match to match over the whole text, and confirm each on its own line.
+        found, pos = 0, 0
+        while found < EVIDENCE_PER_FILE:
+            m = pattern.whole.search(text, pos)
+            if m is None:
+                break
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.start())
+            end = len(text) if end < 0 else end
+            if pattern.line.search(text[start:end]):
+                self.hit(pattern.signal, file, text.count("\n", 0, start) + 1)
+                found += 1
+            pos = end + 1
 
     def tracked_env(self, file: _File) -> None:
         if ENV_CONCEPT not in self.d.names:
@@ -204,8 +240,23 @@ class _Scan:
         return tuple(out)
 
 
+def _lines_holding(text: str, strings: frozenset[str]) -> list[int]:
+    """The offsets where the lines holding any of `strings` start, in order."""
+    starts: set[int] = set()
+    for string in strings:
+        at = text.find(string)
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            end = text.find("\n", at)
+            if end < 0:
+                break
+            at = text.find(string, end + 1)
+    return sorted(starts)
+
+
 # Below this many files one process is quicker than starting workers.
 PARALLEL_MIN_FILES = 2_000
+SLICES_PER_WORKER = 4
 
 
 @dataclass
@@ -222,9 +273,9 @@ def scan(root: Path, concepts: Iterable[Concept], *, limits: Limits = Limits(),
          clock: Callable[[], float] = time.monotonic, workers: int | None = None) -> ScanResult:
     """Scan the folder `root` for the concepts' signals. Reads only; prints nothing.
 
-    A large tree is split into contiguous slices of the sorted listing, one per CPU,
-    read in forked worker processes; their findings merge in path order, so the
-    result is the same as one process's."""
+    A large tree is split into contiguous slices of the sorted listing, read in forked
+    worker processes (one per CPU); their findings merge in path order, so the result
+    is the same as one process's."""
     began = clock()
     detectors = compile_detectors(concepts)
     listing = list_files(root, max_files=limits.max_files)
@@ -235,12 +286,14 @@ def scan(root: Path, concepts: Iterable[Concept], *, limits: Limits = Limits(),
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        size = -(-len(paths) // workers)
+        # Several slices per worker, handed out as workers come free: a project's costly
+        # files sit together in path order (all its Python under one folder, say).
+        size = -(-len(paths) // (workers * SLICES_PER_WORKER))
         slices = [paths[i : i + size] for i in range(0, len(paths), size)]
         global _JOB
         _JOB = job  # the forked workers inherit it: nothing compiled is pickled
         try:
-            with ProcessPoolExecutor(len(slices), mp_context=multiprocessing.get_context("fork")) as pool:
+            with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
                 parts = list(pool.map(_run_slice, slices))
         finally:
             _JOB = None

@@ -9,6 +9,7 @@ vendored, built and virtual-env folders are left out.
 from __future__ import annotations
 
 import os
+import stat
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -121,13 +122,11 @@ def _walk(root: Path, prefix: str, listing: Listing) -> Iterator[str]:
 
 def read_text(root: Path, rel: str, *, max_bytes: int) -> tuple[str | None, str | None]:
     """(text, None), or (None, why it was skipped): a symlink, too large, binary or unreadable."""
-    path = root / rel
+    path = os.path.join(root, rel)
     try:
         info = os.lstat(path)
     except OSError:
         return None, "unreadable"
-    import stat
-
     if stat.S_ISLNK(info.st_mode):
         return None, "symlink"
     if not stat.S_ISREG(info.st_mode):
@@ -136,12 +135,23 @@ def read_text(root: Path, rel: str, *, max_bytes: int) -> tuple[str | None, str 
         return None, "too_large"
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "rb") as f:
-            data = f.read(max_bytes + 1)
     except OSError:
         return None, "unreadable"
-    if len(data) > max_bytes:
+    try:  # raw reads: a file is read whole, once, so no buffer in between
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = os.read(fd, max_bytes + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:
+        return None, "unreadable"
+    finally:
+        os.close(fd)
+    if size > max_bytes:
         return None, "too_large"
+    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     if b"\0" in data[:BINARY_PROBE]:
         return None, "binary"
     return data.decode("utf-8", "replace"), None

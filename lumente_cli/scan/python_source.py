@@ -13,20 +13,20 @@ import re
 from dataclasses import dataclass, field
 
 SQL_WORDS = re.compile(r"(?i)\b(select|insert|update|delete|create|drop|alter|replace|with|merge)\b")
-_EXECUTES = frozenset({"execute", "executemany", "executescript", "raw"})
-_LOCKS = frozenset({
+EXECUTES = frozenset({"execute", "executemany", "executescript", "raw"})
+LOCKS = frozenset({
     "threading.Lock", "threading.RLock", "threading.Semaphore", "threading.BoundedSemaphore", "threading.Condition",
     "asyncio.Lock", "asyncio.Semaphore", "asyncio.BoundedSemaphore", "asyncio.Condition",
     "multiprocessing.Lock", "multiprocessing.RLock", "multiprocessing.Semaphore",
 })
-_MEMOIZE = frozenset({"functools.lru_cache", "functools.cache", "functools.cached_property"})
-_WORKERS = frozenset({
+MEMOIZE = frozenset({"functools.lru_cache", "functools.cache", "functools.cached_property"})
+WORKERS = frozenset({
     "threading.Thread", "multiprocessing.Process", "multiprocessing.Pool",
     "concurrent.futures.ThreadPoolExecutor", "concurrent.futures.ProcessPoolExecutor",
 })
-_ENV_CALLS = frozenset({"os.environ.get", "os.getenv", "os.environ.setdefault", "dotenv.load_dotenv",
+ENV_CALLS = frozenset({"os.environ.get", "os.getenv", "os.environ.setdefault", "dotenv.load_dotenv",
                         "dotenv.dotenv_values"})
-_JWT_DECODE = frozenset({"jwt.decode", "jose.jwt.decode"})
+JWT_DECODE = frozenset({"jwt.decode", "jose.jwt.decode"})
 # Names a secret is assigned to: *_KEY, *SECRET*, *TOKEN*, password.
 SECRET_NAME = re.compile(r"(?i)(^|_)key$|api_?key|secret|token|passw(or)?d|^pwd$")
 _PLACEHOLDER = re.compile(r"(?i)^(x+|\*+|\.+|changeme|change[-_]me|example|dummy|test|secret|password|your[-_ ].*|"
@@ -159,6 +159,24 @@ class _Function:
 
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+# Fields that hold only leaves the reader never looks at: Load/Store, operators, constants.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "type_comment", "kind"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST, kind: type) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)`, in its order, less the leaves that cannot matter."""
+    fields = _FIELDS.get(kind)
+    if fields is None:
+        fields = _FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)  # type: ignore[attr-defined]
+    children: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            children += [v for v in value if isinstance(v, ast.AST) and type(v) is not ast.Constant]
+        elif isinstance(value, ast.AST) and type(value) is not ast.Constant:
+            children.append(value)
+    return children
 
 
 class _Reader:
@@ -207,13 +225,13 @@ class _Reader:
                 if dotted(node.value, self.aliases) == "os.environ":  # type: ignore[attr-defined]
                     self.facts.found("env_read", node.lineno)  # type: ignore[attr-defined]
             elif kind is ast.ClassDef:
-                if any(dotted(base, self.aliases) in _WORKERS for base in node.bases):  # type: ignore[attr-defined]
+                if any(dotted(base, self.aliases) in WORKERS for base in node.bases):  # type: ignore[attr-defined]
                     self.facts.found("thread_or_process", node.lineno)  # type: ignore[attr-defined]
             elif kind is ast.Import or kind is ast.ImportFrom:
                 if scope is not None:  # an import inside a function binds for the whole file here
                     _bind(node, self.aliases, self.facts)  # type: ignore[arg-type]
                 continue
-            stack.extend((child, scope) for child in reversed(list(ast.iter_child_nodes(node))))
+            stack.extend((child, scope) for child in reversed(_children(node, kind)))
         for function in functions:
             parent = function.parent
             if parent is not None and (function.read - function.bound) & parent.bound:
@@ -224,7 +242,7 @@ class _Reader:
             self.facts.found("async_def", node.lineno)
         for decorator in getattr(node, "decorator_list", ()):
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
-            if dotted(target, self.aliases) in _MEMOIZE:
+            if dotted(target, self.aliases) in MEMOIZE:
                 self.facts.found("memoize_decorator", decorator.lineno)
 
     def _assigned(self, target: ast.AST, value: ast.AST, line: int, scope: _Function | None) -> None:
@@ -245,13 +263,13 @@ class _Reader:
         name = dotted(func, self.aliases)
         if name is not None:
             self.facts.calls.append((name, node.lineno))
-            if name in _LOCKS:
+            if name in LOCKS:
                 self.facts.found("lock_use", node.lineno)
-            elif name in _WORKERS or (name.startswith("concurrent.futures.") and name.endswith("Executor")):
+            elif name in WORKERS or (name.startswith("concurrent.futures.") and name.endswith("Executor")):
                 self.facts.found("thread_or_process", node.lineno)
-            elif name in _ENV_CALLS:
+            elif name in ENV_CALLS:
                 self.facts.found("env_read", node.lineno)
-            elif name in _JWT_DECODE and _unverified(node):
+            elif name in JWT_DECODE and _unverified(node):
                 self.facts.found("jwt_decode_unverified", node.lineno)
         if scope is not None:
             own = scope.node
@@ -266,7 +284,7 @@ class _Reader:
                 self._secret(keyword.arg, keyword.value, keyword.value.lineno)
 
     def _executes_built_sql(self, node: ast.Call, name: str | None, scope: _Function | None) -> bool:
-        runs_sql = (isinstance(node.func, ast.Attribute) and node.func.attr in _EXECUTES) or (
+        runs_sql = (isinstance(node.func, ast.Attribute) and node.func.attr in EXECUTES) or (
             name is not None and name.startswith("sqlalchemy") and name.endswith(".text"))
         if not runs_sql or not node.args:
             return False
