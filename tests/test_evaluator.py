@@ -136,6 +136,20 @@ def test_a_one_word_idea_after_a_plain_not_is_no_denial() -> None:
     assert not j.denied
 
 
+def test_a_denied_predicate_in_a_relative_clause_does_not_reach_back_past_it() -> None:
+    [[clause]] = lang.read("names in code that do not exist")
+    assert not any(clause.denied_after[: clause.words.index("that")])
+    [[clause]] = lang.read("a base case is not needed")
+    assert all(clause.denied_after[: clause.words.index("not")])
+
+
+def test_what_a_key_idea_denies_is_matched_as_loosely_as_its_phrasings() -> None:
+    agreeing = lang.denied_in("The cookie has no Expires attribute.")
+    [clause] = lang.read("a session cookie has no expiry date")[0]
+    assert not lang.denies(lang.compile_phrasing("cookie expiry"), [clause], agreeing)
+    assert lang.denies(lang.compile_phrasing("cookie expiry"), [clause])
+
+
 def test_making_no_attempt_to_do_something_denies_it() -> None:
     j = evaluator.analyse(CONCEPT.supraordinate, "hashing makes no attempt to give the same digest for the same input")
     assert [kp.id for kp in j.denied] == ["same_output"]
@@ -379,6 +393,8 @@ def test_phrasing_terms_appear_in_any_order_with_synonyms() -> None:
         ("it should admit it does not know", False),
         ("no more 'works on my machine'", False),  # a problem gone, not a denial
         ("no more than ten requests", True),
+        ("you can't just trust the client", True),  # after a modal, 'not just' denies
+        ("it doesn't just answer, it also stores", False),
     ],
 )
 def test_negation(text: str, negated: bool) -> None:

@@ -318,7 +318,10 @@ _IDIOMS = (
     (re.compile(r"\b(may|might|can|could|does|do) or \1 not\b"), r"\1"),
     (re.compile(r"\bor not\b"), ""),
     (re.compile(r"\bno matter\b"), "regardless"),
-    (re.compile(r"\bnot (?:only|just)\b"), "also"),
+    # ...but after a modal it denies: "you can't just trust the client" (it does not
+    # say "also"; "it doesn't just answer, it also..." does).
+    (re.compile(r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bmust )(?<!\bwill )(?<!\bwould )"
+                r"\bnot (?:only|just)\b"), "also"),
     (re.compile(r"\bnothing but\b"), "only"),
     (re.compile(r"\b(?:has|have|had) nothing to do with\b"), "is not related to"),
     (re.compile(r"\bno doubt\b"), "surely"),
@@ -422,6 +425,8 @@ def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Cl
         denied.append(
             any(
                 ws[j] in DENYING and any(_stem(x) in _DENIED_PREDICATES for x in ws[j + 1 : j + 4])
+                # 'names in code that do not exist': the denied predicate is the relative clause's own.
+                and not any(x in _EMBEDDED for x in ws[i + 1 : j])
                 for j in range(i + 1, len(ws))
             )
         )
@@ -590,6 +595,12 @@ _LINKING = frozenset({"be", "become", "get", "stay", "remain", "really", "actual
 _NOUN_PHRASE_OPENERS = frozenset({"a", "an", "the", "part", "one"})
 
 
+def _agrees(stem_: str, agreeing: frozenset[str]) -> bool:
+    """A word the key idea itself denies, matched as loosely as phrasings are ('no expiry'
+    agrees with a point that says 'no Expires')."""
+    return stem_ in agreeing or any(word_matches(a, stem_) or word_matches(stem_, a) for a in agreeing)
+
+
 def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_word: bool) -> bool:
     # 'tamper-proof' and 'error-free' carry a negation of their own: the key idea's
     # 'cannot be tampered with' agrees with 'tamper-proof', so 'not tamper-proof' denies it.
@@ -608,13 +619,13 @@ def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_w
         if one_word and not (is_not_a or is_not_what):
             continue
         # Count the reach in content words: 'does not leave the server in the same state'.
-        ahead = [s for s in _content_ahead(c, i, noun_phrase=is_not_a) if s not in agreeing or s in flipped]
+        ahead = [s for s in _content_ahead(c, i, noun_phrase=is_not_a) if not _agrees(s, agreeing) or s in flipped]
         if one_word and not is_not_a:
             # Only the very next word, past an adverb or a linking verb: 'is not really
             # stateless', 'can not become stale'; 'a hash is not for secrecy' says what a
             # hash is not for, not that secrecy is wrong.
             nxt = [(x, st) for x, st in zip(c.words[i + 1 :], c.stems[i + 1 :]) if x not in _LINKING]
-            ahead = [st for x, st in nxt[:1] if x not in FUNCTION_WORDS and (st not in agreeing or st in flipped)]
+            ahead = [st for x, st in nxt[:1] if x not in FUNCTION_WORDS and (not _agrees(st, agreeing) or st in flipped)]
         if any(word_matches(t, s) for s in ahead for t in terms):
             return True
     return False
