@@ -318,10 +318,10 @@ _IDIOMS = (
     (re.compile(r"\b(may|might|can|could|does|do) or \1 not\b"), r"\1"),
     (re.compile(r"\bor not\b"), ""),
     (re.compile(r"\bno matter\b"), "regardless"),
-    # ...but after a modal it denies: "you can't just trust the client" (it does not
-    # say "also"; "it doesn't just answer, it also..." does).
-    (re.compile(r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bmust )(?<!\bwill )(?<!\bwould )"
-                r"\bnot (?:only|just)\b"), "also"),
+    # ...but after a modal 'not just' denies: "you can't just trust the client" does not say
+    # "also" ("it doesn't just answer, it also..." and "shouldn't only X, but..." do).
+    (re.compile(r"\bnot only\b"), "also"),
+    (re.compile(r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bmust )(?<!\bwill )(?<!\bwould )\bnot just\b"), "also"),
     (re.compile(r"\bnothing but\b"), "only"),
     (re.compile(r"\b(?:has|have|had) nothing to do with\b"), "is not related to"),
     (re.compile(r"\bno doubt\b"), "surely"),
