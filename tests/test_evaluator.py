@@ -196,6 +196,9 @@ def test_refuted_words_are_not_credited_either() -> None:
         "hashing comes from cryptography and is one-way, but a hash is a kind of encryption",
         "it's cryptography: one way, same input same digest. also the hash is reversible with the right key",
         "hashes are basically encryption, from cryptography, one-way",
+        # a condition and what it leads to are one claim
+        "it is cryptography and one-way. if you hash a text then you can decrypt it later",
+        "it is cryptography and one-way. if you hash a password, you can decrypt it later",
     ],
 )
 def test_a_core_misconception_makes_the_answer_missing(answer: str) -> None:

@@ -654,8 +654,10 @@ def with_consequences(clauses: list[Clause]) -> list[Clause]:
     for a, b in zip(clauses, clauses[1:], strict=False):
         if a.refuted or b.refuted:
             continue
-        if b.separator in _CONSEQUENCE:
+        if b.separator in _CONSEQUENCE or (b.separator in ("then", ",") and a.words[:1] in (("if",), ("when",))):
             # Each part keeps its own negations: 'can't' in the consequence denies only it.
+            # A condition and what it leads to ('if the prompt is strict, injection can't
+            # happen') are one claim too.
             out.append(_joined(a, b))
         elif b.separator in _SPLICES and b.words[:1] and b.words[0] in _PRONOUNS:
             subject = _subject(a)
