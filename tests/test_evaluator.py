@@ -150,6 +150,15 @@ def test_what_a_key_idea_denies_is_matched_as_loosely_as_its_phrasings() -> None
     assert lang.denies(lang.compile_phrasing("cookie expiry"), [clause])
 
 
+@pytest.mark.parametrize("answer", ["hashing is cryptography: it does not keep the text and gives the same digest for the "
+                                    "same input", "hashing is cryptography: it does not keep the text and it gives the "
+                                    "same digest for the same input"])
+def test_a_denial_stops_where_and_starts_a_predicate_of_its_own(answer: str) -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, answer)
+    assert not j.denied
+    assert [kp.id for kp in j.covered] == ["family", "same_output"]
+
+
 def test_making_no_attempt_to_do_something_denies_it() -> None:
     j = evaluator.analyse(CONCEPT.supraordinate, "hashing makes no attempt to give the same digest for the same input")
     assert [kp.id for kp in j.denied] == ["same_output"]

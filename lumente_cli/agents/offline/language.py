@@ -417,7 +417,8 @@ SHORT_SCOPE_WORDS = 3
 def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Clause:
     ws = tuple(words(text))
     reach = [
-        (j, j + 1 + SHORT_SCOPE_WORDS if w in _SHORT_SCOPE else len(ws)) for j, w in enumerate(ws) if w in NEGATIONS
+        (j, j + 1 + SHORT_SCOPE_WORDS if w in _SHORT_SCOPE else _predicate_end(ws, j)) for j, w in enumerate(ws)
+        if w in NEGATIONS
     ]
     before = [sum(j < i < end for j, end in reach) for i in range(len(ws))]
     denied: list[bool] = []
@@ -540,7 +541,7 @@ def _content_ahead(c: Clause, i: int, *, own_clause_only: bool = True, noun_phra
         # A clause of its own inside this one ('not need to know how the server is built',
         # 'no data that breaks the rules', ', and you update the docs') has its own polarity;
         # right after the denial it is what is denied ('is not what makes it safe').
-        opens_clause = x in _EMBEDDED or (x in ("and", "or") and k + 1 < len(rest) and rest[k + 1] in _SUBJECTS)
+        opens_clause = x in _EMBEDDED or (x in ("and", "or") and _starts_predicate(rest[k + 1 :]))
         if own_clause_only and ahead and opens_clause:
             break
         if x not in FUNCTION_WORDS:
@@ -548,6 +549,23 @@ def _content_ahead(c: Clause, i: int, *, own_clause_only: bool = True, noun_phra
     if noun_phrase:
         return ahead
     return ahead[: SHORT_DENIAL_REACH if short else DENIAL_REACH]
+
+
+_OBJECT_OPENERS = frozenset({"the", "a", "an", "every", "each", "its", "their", "your", "it", "them", "that", "this"})
+
+
+def _predicate_end(ws: tuple[str, ...], j: int) -> int:
+    """Where a denial at j stops: the clause's end, or an 'and' that starts a predicate of its own."""
+    return next((k for k in range(j + 2, len(ws)) if ws[k] in ("and", "or") and _starts_predicate(ws[k + 1 :])), len(ws))
+
+
+def _starts_predicate(ws: tuple[str, ...]) -> bool:
+    """After 'and': a subject of its own ('and you update the docs') or a verb with its
+    object ('and checks the token'), so a denial before 'and' does not reach past it."""
+    if not ws:
+        return False
+    return ws[0] in _SUBJECTS or ws[0] in CLAUSE_VERBS or (
+        len(ws) > 1 and len(ws[0]) > 3 and ws[0].endswith("s") and ws[1] in _OBJECT_OPENERS)
 
 
 @lru_cache(maxsize=4096)
