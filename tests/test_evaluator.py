@@ -438,6 +438,12 @@ def test_and_splits_only_between_full_clauses() -> None:
     assert len(lang.clauses("header, payload and signature")) == 2  # the comma splits, 'and' does not
 
 
+def test_which_after_a_verb_of_choosing_is_a_question_word_not_a_new_clause() -> None:
+    assert [len(s) for s in lang.read("the server checks which user sent it")] == [1]
+    assert [len(s) for s in lang.read("the model decides which parts to forget")] == [1]
+    assert [len(s) for s in lang.read("it keeps a copy, which is faster")] == [2]
+
+
 def test_while_splits_clauses_but_a_while_loop_is_a_loop() -> None:
     assert len(lang.clauses("recursion is exactly the same as a while loop")) == 1
     assert len(lang.clauses("it runs while true holds")) == 1

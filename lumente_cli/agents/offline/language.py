@@ -330,6 +330,10 @@ _IDIOMS = (
     (re.compile(r"\b(?:has|have|had) no way (?:to|of)\b"), "can not"),
     # 'No more "works on my machine"' says a problem is gone; 'no more than' is a bound.
     (re.compile(r"\bno more\b(?!\s+than\b)"), "an end to"),
+    # A question word, not a relative clause: 'the model decides which parts to forget'.
+    (re.compile(r"\b(decide|decides|choose|chooses|pick|picks|know|knows|check|checks|see|sees|tell|tells|determine"
+                r"|determines|show|shows|ask|asks|select|selects|control|controls|find|finds|matter|matters) which\b"),
+     r"\1 what"),
     # Quoted words, not a denial of the sentence: "letting it say 'I don't know' reduces them".
     (re.compile(r"\b(say|says|saying|said|admit|admits|admitting|answer|answers|reply|replies)\s+(?:that\s+)?"
                 r"[\"'“‘]?\s*(?:i|it|they|we|you)\s+(?:do|does|did)\s+not\s+know\b[\"'”’]?"), r"\1 unsure"),
