@@ -11,7 +11,13 @@ from helpers import lumente, solid_script
 
 from lumente_cli import paths
 from lumente_cli.store import FinishedSession, LocalStore, OutboxFact, PartResult, PendingFact
-from lumente_cli.store.readonly import OutboxState, connect_read_only, database_condition, outbox_state
+from lumente_cli.store.readonly import (
+    OutboxState,
+    connect_read_only,
+    database_condition,
+    fact_read_counts,
+    outbox_state,
+)
 
 
 def a_fact(n: int, *, scope: str = "learner/p_a", session_id: str | None = "s-1") -> OutboxFact:
@@ -94,3 +100,17 @@ def test_a_missing_database_is_not_created_by_a_read_only_connection(tmp_path):
     with pytest.raises(sqlite3.OperationalError):
         connect_read_only(tmp_path / "absent.db")
     assert not (tmp_path / "absent.db").exists()
+
+
+def test_read_counts_read_only_agree_with_the_store_and_create_nothing(store, tmp_path):
+    store.record_agent_call(None, "coach", "offline", scope="learner/p_a", facts_given=["f1", "f2"])
+    store.record_agent_call(None, "hint_giver", "offline", scope="learner/p_a", facts_given=["f1"])
+    ids = ["f1", "f2", "f3"]
+    before = store.path.read_bytes()
+    assert fact_read_counts(store.path, ids) == store.read_counts(ids) == {"f1": 2, "f2": 1, "f3": 0}
+    assert store.path.read_bytes() == before
+    assert fact_read_counts(tmp_path / "absent.db", ids) == {"f1": 0, "f2": 0, "f3": 0}
+    assert not (tmp_path / "absent.db").exists()
+    older = tmp_path / "older.db"  # a database from before agent calls were logged
+    sqlite3.connect(older).execute("CREATE TABLE learner(id INTEGER PRIMARY KEY)").connection.close()
+    assert fact_read_counts(older, ids) == {"f1": 0, "f2": 0, "f3": 0}

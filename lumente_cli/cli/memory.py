@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from contextlib import contextmanager
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Any, Optional
 
 import typer
@@ -64,12 +64,21 @@ def _deadline() -> float:
 def _concepts(ws: Any, client: Any, concept: str | None, deadline: float | None = None) -> tuple[list[str], dict[str, str]]:
     from lumente_cli.memory.inspection import learner_concepts
 
-    lib = ws.library()
     if concept:
-        found = lib.resolve_source(concept)
+        found = ws.library().resolve_source(concept)
         return [found.id], {found.id: found.name}
     ids = learner_concepts(client, ws.pseudonym, deadline=deadline)
+    if not ids:  # nothing remembered: no names to look up
+        return [], {}
+    lib = ws.library()
     return ids, {cid: lib.name_of(cid) for cid in ids}
+
+
+def _read_counts(ws: Any) -> Callable[[Iterable[str]], dict[str, int]]:
+    """How many agent calls were given each fact, read without opening the store for writing."""
+    from lumente_cli.store.readonly import fact_read_counts
+
+    return lambda ids: fact_read_counts(ws.paths.database, ids)
 
 
 @app.command("show")
@@ -97,7 +106,7 @@ def show(
         client = backend.client()
         deadline = _deadline()
         ids, names = _concepts(ws, client, concept, deadline)
-        facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=ws.store.read_counts,
+        facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=_read_counts(ws),
                               deadline=deadline)
     if json_out:
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind, "as_of": stamp,
@@ -139,7 +148,7 @@ def history(
         client = backend.client()
         deadline = _deadline()
         ids, names = _concepts(ws, client, concept, deadline)
-        found = history_facts(client, ws.pseudonym, ids, keys, read_counts=ws.store.read_counts, deadline=deadline)
+        found = history_facts(client, ws.pseudonym, ids, keys, read_counts=_read_counts(ws), deadline=deadline)
     if json_out:
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind,
                     "chains": [{"concept": c[0].concept, "key": c[0].key, "part": c[0].part,

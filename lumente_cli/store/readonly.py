@@ -4,13 +4,17 @@ no migration; a database that does not exist yet is theirs to report, not make.
 
 These helpers raise `sqlite3.Error` (the caller decides what a listing or a
 check says about it), except `practised_levels`, which a listing calls and which
-answers {} rather than fail."""
+answers {} rather than fail, and `fact_read_counts`, which answers zeros for a
+database that does not have the table yet."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from lumente_cli.store.chunks import chunks
 
 # How long a read waits for a writer's lock before giving up; a reader must not
 # hang behind a running session.
@@ -82,3 +86,33 @@ def practised_levels(database: Path, pseudonym: str | None) -> dict[str, dict[st
     for concept, part, level in rows:
         found.setdefault(concept, {})[part] = int(level)
     return found
+
+
+def count_reads(con: sqlite3.Connection, fact_ids: Iterable[str]) -> dict[str, int]:
+    """How many agent calls were given each of `fact_ids` (0 for one never given)."""
+    ids = list(dict.fromkeys(fact_ids))
+    counts = dict.fromkeys(ids, 0)
+    for chunk in chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        for fact_id, n in con.execute(
+            f"SELECT fact_id, COUNT(*) FROM agent_call_fact WHERE fact_id IN ({marks}) GROUP BY fact_id", chunk
+        ):
+            counts[fact_id] = int(n)
+    return counts
+
+
+def fact_read_counts(database: Path, fact_ids: Iterable[str]) -> dict[str, int]:
+    """`count_reads` on the database at `database`, read-only: zeros when it does not
+    exist yet or predates the log of agent calls (`memory show` creates nothing)."""
+    ids = list(fact_ids)
+    if not ids or not database.exists():
+        return dict.fromkeys(ids, 0)
+    con = connect_read_only(database)
+    try:
+        return count_reads(con, ids)
+    except sqlite3.OperationalError as exc:
+        if str(exc).startswith("no such table"):
+            return dict.fromkeys(ids, 0)
+        raise
+    finally:
+        con.close()
