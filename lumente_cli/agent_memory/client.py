@@ -26,6 +26,7 @@ cites it throughout the memory wings):
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -63,7 +64,6 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=BaseModel)
-_SCOPE_LIST = TypeAdapter(list[ScopeNode])
 _BEARER = re.compile(r"(?i)(bearer\s+)\S+")
 _RAW_TEXT_MAX = 200
 # Each attempt's limit on a remote service (a session's memory budgets cut it shorter).
@@ -109,6 +109,12 @@ class MemoryConflict(MemoryError):
 
 class MemoryRequestError(MemoryError):
     """Any other 4xx: the request itself is wrong."""
+
+
+@functools.cache
+def _scope_list() -> TypeAdapter[list[ScopeNode]]:
+    """Built on first use, as the wire models' validators are."""
+    return TypeAdapter(list[ScopeNode])
 
 
 def _q(value: str) -> str:
@@ -172,7 +178,7 @@ class MemoryClient:
 
     def list_scopes(self, *, deadline: float | None = None) -> list[ScopeNode]:
         resp = self._call("list scopes", "GET", f"{self._base}/scopes", retry=True, deadline=deadline)
-        return self._validate("list scopes", resp, _SCOPE_LIST.validate_python)
+        return self._validate("list scopes", resp, _scope_list().validate_python)
 
     def write_facts(self, request: FactsRequest, *, idempotency_key: str,
                     deadline: float | None = None) -> FactsResponse:

@@ -9,9 +9,8 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.text import Text
 
-from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, out_screen, print_json
 from lumente_cli.cli.completion import concept_names, part_names
 from lumente_cli.errors import LumenteError, UsageError
 from lumente_cli.exitcodes import ExitCode
@@ -94,6 +93,7 @@ def show(
     """Show what Lumente remembers now, grouped by concept and part, with IDs and provenance."""
     from lumente_cli.memory.inspection import current_facts
     from lumente_cli.timeutil import format_time, parse_time
+    from lumente_cli.views.lines import Styled
     from lumente_cli.views.memory import remembered
 
     stamp = None
@@ -112,13 +112,13 @@ def show(
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind, "as_of": stamp,
                     "facts": [f.to_json() for f in facts]})
         return
-    console = out_console()
+    screen = out_screen()
     if not facts:
-        console.print(Text(f"Lumente remembers nothing about you{' on ' + names[ids[0]] if concept else ''}"
-                           f"{' at that time' if stamp else ''}.", style="bold"))
-        console.print(Text(f"({backend.kind} memory, scope {ws.scope})", style="dim"))
+        screen.print(Styled(f"Lumente remembers nothing about you{' on ' + names[ids[0]] if concept else ''}"
+                            f"{' at that time' if stamp else ''}.", "bold"))
+        screen.print(Styled(f"({backend.kind} memory, scope {ws.scope})", "dim"))
         return
-    console.print(remembered(facts, names, as_of=stamp))
+    screen.print(remembered(facts, names, as_of=stamp))
 
 
 @app.command("history")
@@ -134,6 +134,8 @@ def history(
     """Show how each remembered value changed: the whole chain of each key, newest first."""
     from lumente_cli.memory import facts as F
     from lumente_cli.memory.inspection import history_facts
+    from rich.text import Text
+
     from lumente_cli.parts import LABELS, PARTS, parse_part
     from lumente_cli.views.memory import chains
 

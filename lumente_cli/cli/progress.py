@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from lumente_cli.cli.common import handle_errors, out_console, print_json
+from lumente_cli.cli.common import handle_errors, out_screen, print_json
 from lumente_cli.cli.completion import concept_names
 
 
@@ -33,12 +33,12 @@ def progress(
     if json_out:
         print_json({"learner": ws.pseudonym, "concepts": [cp.to_json() for cp in items]})
         return
-    console = out_console()
+    screen = out_screen()
     if not items:
         what = f"on {chosen.name} " if chosen else ""
-        console.print(f"No finished sessions {what}yet. Start one with `lumente practice {concept_id or 'jwt'}` "
+        screen.print(f"No finished sessions {what}yet. Start one with `lumente practice {concept_id or 'jwt'}` "
                       f"(or judge an AI's explanation with `lumente check {concept_id or 'jwt'}`).")
         return
-    ascii_only = not console.encoding.lower().startswith("utf")
+    ascii_only = not screen.encoding.startswith("utf")
     names = [(cp, lib.name_of(cp.concept)) for cp in items]
-    console.print(all_progress(names, ascii_only=ascii_only))
+    screen.print(all_progress(names, ascii_only=ascii_only))
