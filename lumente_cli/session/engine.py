@@ -31,7 +31,8 @@ PartStatus = Literal["pending", "active", "done"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Validators are built on first use: `lumente progress` reads MAX_SCORE and never builds them.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Predicted(_Frozen):

@@ -28,6 +28,9 @@ _SGR = {"bold": "1", "dim": "2", "italic": "3", "underline": "4", "black": "30",
         "yellow": "33", "blue": "34", "magenta": "35", "cyan": "36", "white": "37"}
 _COLOURS = frozenset(("black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"))
 _WORD = re.compile(r"\s*\S+\s*")
+# Every character up to U+02FF takes one column (controls are sanitised away before
+# text gets here); past it, combining, format and wide characters are looked up.
+_BEYOND_LATIN = re.compile("[^\x00-\u02ff]")
 TAB_SIZE = 8
 DEFAULT_WIDTH = 80
 
@@ -109,7 +112,7 @@ def cell_len(text: str) -> int:
     """Columns `text` takes on a terminal: wide characters two, combining ones none."""
     if text.isascii():
         return len(text)
-    return sum(_cells(ch) for ch in text)
+    return len(text) + sum(_cells(ch) - 1 for ch in _BEYOND_LATIN.findall(text))
 
 
 def _cells(ch: str) -> int:
@@ -121,13 +124,14 @@ def _cells(ch: str) -> int:
 def _breaks(text: str, width: int) -> list[int]:
     """Where to break `text` so each line fits `width`: Rich's word wrap, folding a
     word longer than a line."""
+    measure = len if text.isascii() else cell_len
     cuts: list[int] = []
     offset = 0
     for match in _WORD.finditer(text):
         start, word = match.start(), match.group()
-        length = cell_len(word.rstrip())
+        length = measure(word.rstrip())
         if width - offset >= length:
-            offset += cell_len(word)
+            offset += measure(word)
         elif length > width:
             pieces = _chop(word, width)
             for i, piece in enumerate(pieces):
@@ -139,7 +143,7 @@ def _breaks(text: str, width: int) -> list[int]:
                     start += len(piece)
         elif offset and start:
             cuts.append(start)
-            offset = cell_len(word)
+            offset = measure(word)
     return cuts
 
 
@@ -160,6 +164,8 @@ def wrap(text: Styled, width: int) -> list[Styled]:
     """`text` in lines of at most `width` columns, without trailing spaces; a
     line break in the text starts a new line."""
     plain = text.plain
+    if "\n" not in plain and not plain.endswith(" ") and cell_len(plain) <= width:
+        return [text]  # most lines: nothing to cut
     lines: list[Styled] = []
     start = 0
     for paragraph in plain.split("\n"):
