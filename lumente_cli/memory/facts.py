@@ -16,6 +16,8 @@ from pydantic import BaseModel, ConfigDict
 from lumente_cli.parts import LABELS, MAX_LEVEL, MEMORY_LABELS, PARTS, PartKey
 
 FactKind = Literal["level", "gap", "help", "check", "check_level"]
+# Every fact is an attribute of one entity of this type per learner and concept.
+ENTITY_TYPE = "topic"
 
 MEMORY_LEVEL_TEXT: dict[int, str] = {
     1: "a worked example to explain back",

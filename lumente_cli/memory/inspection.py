@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lumente_cli.memory import facts as F
+from lumente_cli.memory.facts import ENTITY_TYPE
 from lumente_cli.memory.replaced import replaced_rows
-from lumente_cli.memory.writer import ENTITY_TYPE
 from lumente_cli.parts import PARTS, PartKey
 from lumente_cli.timeutil import parse_stamp
 
