@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 from typing import Annotated, Any
 
 import typer
@@ -111,4 +112,8 @@ def root(
 
 
 def run() -> None:
+    # The first time pydantic builds a validator it reads the metadata of every package
+    # installed beside Lumente, looking for plugins; Lumente uses none. (A value the
+    # environment already sets is kept.)
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     app(prog_name="lumente")
