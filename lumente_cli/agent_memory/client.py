@@ -38,25 +38,21 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from lumente_cli import __version__
-from lumente_cli.agent_memory.wire import (
-    ApiError,
-    AttributeDetail,
-    EntityDetail,
-    EntityHistoryResponse,
-    EntityListResponse,
-    EntityResponse,
-    FactsRequest,
-    FactsResponse,
-    ForgetScopeResponse,
-    RegisterScopeRequest,
-    ScopeForgetRequest,
-    ScopeNode,
-)
+from lumente_cli.agent_memory import wire  # each model is loaded on first use, here at call time
 from lumente_cli.agent_memory.transport import BadExchange, NoAnswer, OutOfTime, Reply, Transport, header, reason_phrase
 from lumente_cli.timeutil import parse_stamp
 
 if TYPE_CHECKING:
     import httpx2
+
+    from lumente_cli.agent_memory.wire import (
+        AttributeDetail,
+        EntityDetail,
+        EntityResponse,
+        FactsRequest,
+        FactsResponse,
+        ScopeNode,
+    )
 
 __all__ = [
     "MemoryAuthError", "MemoryClient", "MemoryConflict", "MemoryError", "MemoryForbidden",
@@ -114,7 +110,7 @@ class MemoryRequestError(MemoryError):
 @functools.cache
 def _scope_list() -> TypeAdapter[list[ScopeNode]]:
     """Built on first use, as the wire models' validators are."""
-    return TypeAdapter(list[ScopeNode])
+    return TypeAdapter(list[wire.ScopeNode])
 
 
 def _q(value: str) -> str:
@@ -171,10 +167,10 @@ class MemoryClient:
         self._call("health check", "GET", "/api/v1/health", retry=True, deadline=deadline, auth=False)
 
     def register_scope(self, path: str, *, deadline: float | None = None) -> ScopeNode:
-        body = RegisterScopeRequest(path=path).model_dump(by_alias=True, exclude_none=True)
+        body = wire.RegisterScopeRequest(path=path).model_dump(by_alias=True, exclude_none=True)
         resp = self._call("register scope", "POST", f"{self._base}/scopes", json_body=body,
                           retry=True, idempotency_key=uuid.uuid4().hex, deadline=deadline)
-        return self._model("register scope", resp, ScopeNode)
+        return self._model("register scope", resp, wire.ScopeNode)
 
     def list_scopes(self, *, deadline: float | None = None) -> list[ScopeNode]:
         resp = self._call("list scopes", "GET", f"{self._base}/scopes", retry=True, deadline=deadline)
@@ -185,14 +181,14 @@ class MemoryClient:
         body = request.model_dump(mode="json", exclude_none=True)
         resp = self._call("write facts", "POST", f"{self._base}/facts", json_body=body,
                           retry=True, idempotency_key=idempotency_key, deadline=deadline)
-        return self._model("write facts", resp, FactsResponse)
+        return self._model("write facts", resp, wire.FactsResponse)
 
     def entity(self, type: str, name: str, *, as_of: str | None = None,  # noqa: A002 - contract name
                deadline: float | None = None) -> EntityResponse | None:
         params = {"asOf": as_of} if as_of is not None else None
         resp = self._call("read entity", "GET", f"{self._base}/entities/{_q(type)}/{_q(name)}",
                           params=params, retry=True, deadline=deadline, missing_ok=True)
-        return None if resp is None else self._model("read entity", resp, EntityResponse)
+        return None if resp is None else self._model("read entity", resp, wire.EntityResponse)
 
     def history(self, type: str, name: str, key: str, *,  # noqa: A002 - contract name
                 deadline: float | None = None) -> list[AttributeDetail]:
@@ -201,20 +197,20 @@ class MemoryClient:
         resp = self._call("read history", "GET",
                           f"{self._base}/entities/{_q(type)}/{_q(name)}/history/{_q(key)}",
                           retry=True, deadline=deadline)
-        rows = self._model("read history", resp, EntityHistoryResponse).history
+        rows = self._model("read history", resp, wire.EntityHistoryResponse).history
         return sorted(rows, key=lambda row: _instant(row.created_at))
 
     def list_entities(self, type: str, *, deadline: float | None = None) -> list[EntityDetail]:  # noqa: A002
         """The entities of one type this key can see (the service caps the list at 500)."""
         resp = self._call("list entities", "GET", f"{self._base}/entities", params={"type": type},
                           retry=True, deadline=deadline)
-        return self._model("list entities", resp, EntityListResponse).entities
+        return self._model("list entities", resp, wire.EntityListResponse).entities
 
     def forget_scope(self, path: str, *, deadline: float | None = None) -> int:
-        body = ScopeForgetRequest(path=path).model_dump(exclude_none=True)
+        body = wire.ScopeForgetRequest(path=path).model_dump(exclude_none=True)
         resp = self._call("forget scope", "POST", f"{self._base}/scopes/forget", json_body=body,
                           retry=True, idempotency_key=uuid.uuid4().hex, deadline=deadline)
-        return self._model("forget scope", resp, ForgetScopeResponse).forgotten
+        return self._model("forget scope", resp, wire.ForgetScopeResponse).forgotten
 
     def close(self) -> None:
         self._transport.close()
@@ -307,7 +303,7 @@ class MemoryClient:
             data = None
         if isinstance(data, dict):
             try:
-                text = ApiError.model_validate(data).text()
+                text = wire.ApiError.model_validate(data).text()
             except ValidationError:
                 text = None
             nested = data.get("error")
