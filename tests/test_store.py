@@ -114,3 +114,25 @@ def test_read_counts_read_only_agree_with_the_store_and_create_nothing(store, tm
     older = tmp_path / "older.db"  # a database from before agent calls were logged
     sqlite3.connect(older).execute("CREATE TABLE learner(id INTEGER PRIMARY KEY)").connection.close()
     assert fact_read_counts(older, ids) == {"f1": 0, "f2": 0, "f3": 0}
+
+
+def test_history_is_read_without_writing_and_an_older_database_is_left_to_the_store(store, tmp_path):
+    from lumente_cli.store.history import read_history
+
+    learner = store.learner_id("p_a")
+    before = store.path.read_bytes()
+    history = read_history(store.path)
+    assert history is not None
+    try:
+        assert history.find_learner("p_a") == learner and history.finished_sessions(learner) == []
+        with pytest.raises(sqlite3.OperationalError):  # read-only: a write fails
+            history.learner_id("p_b")
+    finally:
+        history.close()
+    assert store.path.read_bytes() == before
+    assert read_history(tmp_path / "absent.db") is None and not (tmp_path / "absent.db").exists()
+    older = tmp_path / "older.db"
+    con = sqlite3.connect(older)
+    con.execute("PRAGMA user_version=1")
+    con.close()
+    assert read_history(older) is None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -17,7 +17,6 @@ def progress(
     json_out: Annotated[bool, typer.Option("--json", help="Print progress as JSON.")] = False,
 ) -> None:
     """Show your levels and calibration (prediction against score) over sessions, and your check rounds."""
-    from lumente_cli.progress import progress as compute
     from lumente_cli.views.progress import all_progress
     from lumente_cli.workspace import Workspace
 
@@ -26,8 +25,7 @@ def progress(
         lib = ws.library()
         chosen = lib.resolve_source(concept) if concept else None
         concept_id = chosen.id if chosen else None
-        learner = ws.store.find_learner(ws.pseudonym)
-        items = compute(ws.store, learner, concept_id) if learner is not None else []
+        items = _progress(ws, concept_id)
     finally:
         ws.close()
     if json_out:
@@ -42,3 +40,19 @@ def progress(
     ascii_only = not screen.encoding.startswith("utf")
     names = [(cp, lib.name_of(cp.concept)) for cp in items]
     screen.print(all_progress(names, ascii_only=ascii_only))
+
+
+def _progress(ws: Any, concept_id: str | None) -> list[Any]:
+    """This learner's progress, read without writing when the database is there and current
+    (an older one goes through the store, which migrates it)."""
+    from lumente_cli.progress import progress as compute
+    from lumente_cli.store.history import read_history
+
+    history = read_history(ws.paths.database)
+    store = history if history is not None else ws.store
+    try:
+        learner = store.find_learner(ws.pseudonym)
+        return compute(store, learner, concept_id) if learner is not None else []
+    finally:
+        if history is not None:
+            history.close()
