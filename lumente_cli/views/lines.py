@@ -237,13 +237,16 @@ class Screen:
             rows = [Row(rows)]
         out: list[str] = []
         for row in rows:
-            lead = row.lead or Styled()
+            blank = " " * row.left
+            lead, lead_gap = "", blank
+            if row.lead is not None:
+                lead = row.lead.render(self.colour)
+                lead_gap = " " * max(0, row.left - cell_len(row.lead.plain))
             for i, line in enumerate(wrap(row.text, max(1, self.width - row.left))):
-                first = lead if i == 0 else Styled()
-                gap = row.left - cell_len(first.plain)
-                out.append(first.render(self.colour) + (" " * gap if line.spans and gap > 0 else "")
-                           + line.render(self.colour))
-        self.file.write("".join(line.rstrip(" ") + "\n" for line in out))
+                text = line.render(self.colour)
+                before = (lead + lead_gap if i == 0 else blank) if text else (lead if i == 0 else "")
+                out.append((before + text).rstrip(" "))
+        self.file.write("".join(line + "\n" for line in out))
         self.file.flush()
 
 
