@@ -11,13 +11,8 @@ from helpers import lumente, solid_script
 
 from lumente_cli import paths
 from lumente_cli.store import FinishedSession, LocalStore, OutboxFact, PartResult, PendingFact
-from lumente_cli.store.readonly import (
-    OutboxState,
-    connect_read_only,
-    database_condition,
-    fact_read_counts,
-    outbox_state,
-)
+from lumente_cli.store.condition import OutboxState, database_condition, outbox_state
+from lumente_cli.store.readonly import connect_read_only, fact_read_counts
 
 
 def a_fact(n: int, *, scope: str = "learner/p_a", session_id: str | None = "s-1") -> OutboxFact:

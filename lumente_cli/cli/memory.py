@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from contextlib import contextmanager
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Optional
 
 import typer
@@ -73,11 +73,17 @@ def _concepts(ws: Any, client: Any, concept: str | None, deadline: float | None 
     return ids, {cid: lib.name_of(cid) for cid in ids}
 
 
-def _read_counts(ws: Any) -> Callable[[Iterable[str]], dict[str, int]]:
+def _read_counts(ws: Any) -> Callable[[list[str]], dict[str, int]]:
     """How many agent calls were given each fact, read without opening the store for writing."""
-    from lumente_cli.store.readonly import fact_read_counts
 
-    return lambda ids: fact_read_counts(ws.paths.database, ids)
+    def counts(ids: list[str]) -> dict[str, int]:
+        if not ids:
+            return {}
+        from lumente_cli.store.readonly import fact_read_counts
+
+        return fact_read_counts(ws.paths.database, ids)
+
+    return counts
 
 
 @app.command("show")

@@ -18,11 +18,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from lumente_cli.parts import MAX_LEVEL, MIN_LEVEL, PARTS, PartKey
+from lumente_cli.session.scoring import MAX_SCORE, POINTS
 
 Verdict = Literal["solid", "partial", "missing"]
-POINTS: dict[str, int] = {"solid": 2, "partial": 1, "missing": 0}
-MAX_PART_POINTS = max(POINTS.values())
-MAX_SCORE = MAX_PART_POINTS * len(PARTS)
 HELP_LIMIT_FOR_RISE = 1
 HELP_TAPS_FOR_DROP = 3
 

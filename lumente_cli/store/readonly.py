@@ -1,6 +1,7 @@
 """Reading the local database without changing it: listings and `lumente
 doctor` open it read-only, so they create no file, take no write lock and run
 no migration; a database that does not exist yet is theirs to report, not make.
+(What doctor reads of the database's condition is in store/condition.py.)
 
 These helpers raise `sqlite3.Error` (the caller decides what a listing or a
 check says about it), except `practised_levels`, which a listing calls and which
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from lumente_cli.store.chunks import chunks
@@ -21,47 +21,11 @@ from lumente_cli.store.chunks import chunks
 READ_TIMEOUT_S = 5.0
 # A listing waits less: it has something to show without the levels.
 LISTING_TIMEOUT_S = 2.0
-# How many problems an integrity check lists before it stops.
-INTEGRITY_PROBLEMS_SHOWN = 5
 
 
 def connect_read_only(database: Path, *, timeout: float = READ_TIMEOUT_S) -> sqlite3.Connection:
     """A connection that cannot write (nor create the file)."""
     return sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, timeout=timeout)
-
-
-@dataclass(frozen=True)
-class DatabaseCondition:
-    integrity: tuple[str, ...]  # ("ok",) when SQLite finds nothing wrong
-    schema_version: int
-    journal_mode: str
-
-    @property
-    def intact(self) -> bool:
-        return self.integrity == ("ok",)
-
-
-def database_condition(con: sqlite3.Connection) -> DatabaseCondition:
-    """SQLite's integrity check, the schema version and the journal mode."""
-    integrity = tuple(r[0] for r in con.execute(f"PRAGMA integrity_check({INTEGRITY_PROBLEMS_SHOWN})"))
-    version = con.execute("PRAGMA user_version").fetchone()[0]
-    journal = con.execute("PRAGMA journal_mode").fetchone()[0]
-    return DatabaseCondition(integrity, int(version), str(journal))
-
-
-@dataclass(frozen=True)
-class OutboxState:
-    pending: int  # facts queued and not delivered yet
-    last_error: str | None  # the newest failed delivery's reason, among those
-
-
-def outbox_state(con: sqlite3.Connection) -> OutboxState:
-    pending, last_error = con.execute(
-        """SELECT COUNT(*), (SELECT last_error FROM memory_fact WHERE delivered_at IS NULL AND last_error IS NOT NULL
-                             ORDER BY rowid DESC LIMIT 1)
-           FROM memory_fact WHERE delivered_at IS NULL"""
-    ).fetchone()
-    return OutboxState(int(pending), last_error)
 
 
 def practised_levels(database: Path, pseudonym: str | None) -> dict[str, dict[str, int]]:

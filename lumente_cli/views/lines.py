@@ -19,8 +19,7 @@ import re
 import sys
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from lumente_cli.text import sanitize
 
@@ -177,8 +176,7 @@ def wrap(text: Styled, width: int) -> list[Styled]:
     return lines
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(NamedTuple):
     """`text` wrapped in the columns after `left`, with `lead` before its first line
     (a left cell, or nothing for an indented block)."""
 
