@@ -16,8 +16,8 @@ clients were told were written, one open row, every link in place. Any
 error, missing or extra row is reported and fails the run (exit 1).
 
 Baselines, measured in the same run: the same workload with the same number
-of threads through the in-process `EmbeddedTransport` (no HTTP, same engine,
-same bearer-key checks), and a single client over HTTP.
+of threads handed straight to the engine in this process (`InProcess`: no
+HTTP, same engine, same bearer-key checks), and a single client over HTTP.
 
 Results go to stdout as a table and to bench/results/serve_load.json.
 """
@@ -251,14 +251,26 @@ def run_served(url: str, admin_key: str, *, clients: int, seconds: float, proces
     return summarise(name, results, seconds, problems)
 
 
+class InProcess(httpx2.BaseTransport):
+    """The workload's httpx2 requests handed to an engine in this process: no HTTP."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+
+    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+        path = request.url.raw_path.decode("ascii").split("?", 1)[0]
+        query = dict(request.url.params.multi_items())
+        reply = self.engine.handle(request.method, path, query, dict(request.headers.items()), request.read())
+        return httpx2.Response(reply.status, headers=reply.headers, content=reply.body, request=request)
+
+
 def run_embedded(workdir: Path, *, clients: int, seconds: float) -> dict[str, Any]:
-    """The same workload and threads through the in-process transport: no HTTP."""
+    """The same workload and threads handed to the engine in-process: no HTTP."""
     from lumente_cli.memory_engine import KeyRing, MemoryEngine
-    from lumente_cli.memory_engine.transport import EmbeddedTransport
 
     admin_key = "bench-admin-" + os.urandom(16).hex()
     engine = MemoryEngine(workdir / "embedded.db", auth=KeyRing(admin_keys=[admin_key]))
-    transport = EmbeddedTransport(engine)
+    transport = InProcess(engine)
 
     def make() -> httpx2.Client:
         return httpx2.Client(base_url="http://embedded.memory", transport=transport, timeout=30.0)

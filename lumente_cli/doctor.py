@@ -174,7 +174,8 @@ def _env_problem() -> str | None:
 
 def check_database(ctx: Context) -> Iterable[Check]:
     from lumente_cli.store.migrations import MIGRATIONS
-    from lumente_cli.store.readonly import connect_read_only, database_condition
+    from lumente_cli.store.condition import database_condition
+    from lumente_cli.store.readonly import connect_read_only
 
     path = ctx.paths.database
     if not path.exists():
@@ -218,7 +219,8 @@ def check_database(ctx: Context) -> Iterable[Check]:
 
 
 def check_outbox(ctx: Context) -> Iterable[Check]:
-    from lumente_cli.store.readonly import connect_read_only, outbox_state
+    from lumente_cli.store.condition import outbox_state
+    from lumente_cli.store.readonly import connect_read_only
 
     path = ctx.paths.database
     if not path.exists():

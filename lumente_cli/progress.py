@@ -6,9 +6,13 @@ the AI's explanation were judged right)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lumente_cli.parts import PARTS, PartKey
-from lumente_cli.store import LocalStore
+
+if TYPE_CHECKING:
+    from lumente_cli.store import LocalStore
+    from lumente_cli.store.history import HistoryReader
 
 # How many recent sessions to compare with the earlier ones for the trend.
 TREND_WINDOW = 3
@@ -94,7 +98,7 @@ class ConceptProgress:
         }
 
 
-def progress(store: LocalStore, learner_id: int, concept: str | None = None) -> list[ConceptProgress]:
+def progress(store: LocalStore | HistoryReader, learner_id: int, concept: str | None = None) -> list[ConceptProgress]:
     sessions = store.finished_sessions(learner_id, concept)
     results = store.part_results([s.id for s in sessions])
     by_concept: dict[str, list[SessionPoint]] = {}

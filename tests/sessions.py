@@ -4,11 +4,12 @@ is recorded: the real runner, offline agents, store and embedded engine."""
 from __future__ import annotations
 
 import io
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import httpx2
+from urllib.parse import urlencode
 
 from lumente_cli.agents.offline import OfflineAgents
 from lumente_cli.concepts.library import load_library
@@ -37,17 +38,23 @@ class Captured:
         return f"{self.method} {self.url}\n{head}\n\n{self.body.decode('utf-8', 'replace')}"
 
 
-class RecordingTransport(httpx2.BaseTransport):
-    """Passes every request to the wrapped transport and keeps a copy of it."""
+class RecordingTransport:
+    """A client transport that passes every request to the wrapped one and keeps a
+    copy of it: its method, URL (with the query), headers and JSON body."""
 
-    def __init__(self, inner: httpx2.BaseTransport) -> None:
+    def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.requests: list[Captured] = []
 
-    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        body = request.read()
-        self.requests.append(Captured(request.method, str(request.url), list(request.headers.items()), body))
-        return self.inner.handle_request(request)
+    def where(self) -> str:
+        return self.inner.where()
+
+    def send(self, method: str, path: str, *, params: Mapping[str, str] | None, headers: Mapping[str, str],
+             json_body: Any, time_left: float | None) -> Any:
+        query = f"?{urlencode(params)}" if params else ""
+        body = b"" if json_body is None else json.dumps(json_body).encode()
+        self.requests.append(Captured(method, f"http://embedded.memory{path}{query}", list(headers.items()), body))
+        return self.inner.send(method, path, params=params, headers=headers, json_body=json_body, time_left=time_left)
 
     def close(self) -> None:
         self.inner.close()
@@ -71,8 +78,7 @@ class Rig:
         self.learner_id = self.store.learner_id(self.pseudonym)
 
     def client(self) -> MemoryClient:
-        http = httpx2.Client(base_url="http://embedded.memory", transport=self.recorder)
-        return MemoryClient(http, context="lumente", where="recorded embedded memory")
+        return MemoryClient(self.recorder, context="lumente", where="recorded embedded memory")
 
     def set_levels(self, levels: dict[str, int]) -> None:
         with write_tx(self.store.con):

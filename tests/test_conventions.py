@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import lumente, solid_script
 
-from lumente_cli import paths
+from lumente_cli import __version__, paths
 
 ROOT = Path(__file__).resolve().parent.parent
 JWT = (ROOT / "lumente_cli" / "concepts" / "library" / "jwt.toml").read_text()
@@ -241,6 +241,22 @@ def test_commands_that_do_not_call_claude_never_import_anthropic(args, stdin):
     modules = _imported(*args, stdin=stdin)
     assert not {m for m in modules if m == "anthropic" or m.startswith("anthropic.")}
     assert "lumente_cli.cli.main" in modules
+
+
+@pytest.mark.parametrize("preset, expected", [(None, "__all__"), ("", ""), ("logfire", "logfire")])
+def test_the_command_skips_pydantic_plugins_unless_the_environment_says(preset, expected):
+    """pydantic would read every installed package's metadata looking for plugins; the
+    command does not ask it to, and keeps a choice the environment already made."""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    if preset is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = preset
+    seen = subprocess.run(
+        [sys.executable, "-c", "import atexit, os; from lumente_cli.cli.main import run; "
+         "atexit.register(lambda: print(repr(os.environ.get('PYDANTIC_DISABLE_PLUGINS')))); run()", "--version"],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert seen.returncode == 0, seen.stderr
+    assert seen.stdout.splitlines() == [f"lumente {__version__}", repr(expected)]
 
 
 def _on_a_terminal(*args: str, env: dict[str, str]) -> str:

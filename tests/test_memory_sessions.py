@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import socket
 
-import httpx2
 import pytest
 from helpers import JWT_SOLID, lumente, script, solid_script
 from hypothesis import given
@@ -30,6 +29,7 @@ from lumente_cli.memory import facts as F
 from lumente_cli.agent_memory.client import MemoryClient
 from lumente_cli.memory.recall import MAX_FACTS, facts_of
 from lumente_cli.agent_memory.wire import FactsRequest
+from lumente_cli.memory_engine import EngineResponse
 from lumente_cli.memory.writer import request_body, session_facts
 from lumente_cli.parts import PARTS
 from lumente_cli.session import AnswerJudged, Predicted, advance, start
@@ -137,23 +137,29 @@ def test_memory_refusing_connections_the_session_finishes_and_facts_wait():
     assert all(len(c["rows"]) == 1 for c in history["chains"]) and len(history["chains"]) == 9
 
 
-class Failing(httpx2.BaseTransport):
+class Failing:
     """A memory service that answers every request with one status."""
 
     def __init__(self, status: int) -> None:
         self.status = status
         self.calls = 0
 
-    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
+    def where(self) -> str:
+        return "failing memory"
+
+    def send(self, method, path, *, params, headers, json_body, time_left):
         self.calls += 1
-        return httpx2.Response(self.status, json={"message": "unknown error"}, request=request)
+        return EngineResponse(self.status, {"Content-Type": "application/json"}, b'{"message": "unknown error"}')
+
+    def close(self) -> None:
+        pass
 
 
 @pytest.mark.parametrize("status", [500, 503])
 def test_memory_answering_5xx_the_session_finishes_and_facts_wait(tmp_path, status):
     rig = Rig(tmp_path)
     failing = Failing(status)
-    rig.client = lambda: MemoryClient(httpx2.Client(base_url="http://m", transport=failing), context="lumente",  # type: ignore[method-assign]
+    rig.client = lambda: MemoryClient(failing, context="lumente",  # type: ignore[method-assign]
                                       where="failing memory", sleep=lambda s: None)
     try:
         assert rig.run(HELPED.splitlines()) == 0

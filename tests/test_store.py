@@ -11,7 +11,8 @@ from helpers import lumente, solid_script
 
 from lumente_cli import paths
 from lumente_cli.store import FinishedSession, LocalStore, OutboxFact, PartResult, PendingFact
-from lumente_cli.store.readonly import OutboxState, connect_read_only, database_condition, outbox_state
+from lumente_cli.store.condition import OutboxState, database_condition, outbox_state
+from lumente_cli.store.readonly import connect_read_only, fact_read_counts
 
 
 def a_fact(n: int, *, scope: str = "learner/p_a", session_id: str | None = "s-1") -> OutboxFact:
@@ -94,3 +95,39 @@ def test_a_missing_database_is_not_created_by_a_read_only_connection(tmp_path):
     with pytest.raises(sqlite3.OperationalError):
         connect_read_only(tmp_path / "absent.db")
     assert not (tmp_path / "absent.db").exists()
+
+
+def test_read_counts_read_only_agree_with_the_store_and_create_nothing(store, tmp_path):
+    store.record_agent_call(None, "coach", "offline", scope="learner/p_a", facts_given=["f1", "f2"])
+    store.record_agent_call(None, "hint_giver", "offline", scope="learner/p_a", facts_given=["f1"])
+    ids = ["f1", "f2", "f3"]
+    before = store.path.read_bytes()
+    assert fact_read_counts(store.path, ids) == store.read_counts(ids) == {"f1": 2, "f2": 1, "f3": 0}
+    assert store.path.read_bytes() == before
+    assert fact_read_counts(tmp_path / "absent.db", ids) == {"f1": 0, "f2": 0, "f3": 0}
+    assert not (tmp_path / "absent.db").exists()
+    older = tmp_path / "older.db"  # a database from before agent calls were logged
+    sqlite3.connect(older).execute("CREATE TABLE learner(id INTEGER PRIMARY KEY)").connection.close()
+    assert fact_read_counts(older, ids) == {"f1": 0, "f2": 0, "f3": 0}
+
+
+def test_history_is_read_without_writing_and_an_older_database_is_left_to_the_store(store, tmp_path):
+    from lumente_cli.store.history import read_history
+
+    learner = store.learner_id("p_a")
+    before = store.path.read_bytes()
+    history = read_history(store.path)
+    assert history is not None
+    try:
+        assert history.find_learner("p_a") == learner and history.finished_sessions(learner) == []
+        with pytest.raises(sqlite3.OperationalError):  # read-only: a write fails
+            history.learner_id("p_b")
+    finally:
+        history.close()
+    assert store.path.read_bytes() == before
+    assert read_history(tmp_path / "absent.db") is None and not (tmp_path / "absent.db").exists()
+    older = tmp_path / "older.db"
+    con = sqlite3.connect(older)
+    con.execute("PRAGMA user_version=1")
+    con.close()
+    assert read_history(older) is None

@@ -1,6 +1,8 @@
 """One Agent Memory client for every backend: the remote service, the served
-engine, and the embedded engine (through an in-process transport; the
-memory package's backend wires that up, so this protocol never imports the engine).
+engine, and the embedded engine. Requests go through a transport
+(`agent_memory/transport.py`): HTTP for a service, a direct call for the
+engine in this process (the memory package's backend wires that up, so this
+protocol never imports the engine).
 
 Behaviour (contract §1, that is docs/spec/agent-memory-contract.md; "contract §n"
 cites it throughout the memory wings):
@@ -13,9 +15,9 @@ cites it throughout the memory wings):
   scope registration, `scopes/forget`) retry on connection errors and any
   status ≥ 500, sleeping `backoff` (0.25, 0.5, 1.0 s) between attempts, at
   most `retries` times. 4xx never retry; minting a key never retries.
-* `deadline` is an absolute `clock()` value. Each attempt's timeout is the
-  smaller of the HTTP client's timeout and the time left, and no retry starts
-  if its backoff would end past the deadline.
+* `deadline` is an absolute `clock()` value. Each attempt is given the time
+  left (over HTTP: each timeout is the smaller of the HTTP client's and the
+  time left), and no retry starts if its backoff would end past the deadline.
 * Every body is validated with the wire models; one that is not JSON or does
   not fit is `MemoryUnavailable("malformed response …")`.
 * Messages read the error body's `detail`, `message`, `title`, `error`, else
@@ -24,33 +26,33 @@ cites it throughout the memory wings):
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
-import httpx2
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from lumente_cli import __version__
-from lumente_cli.agent_memory.wire import (
-    ApiError,
-    AttributeDetail,
-    EntityDetail,
-    EntityHistoryResponse,
-    EntityListResponse,
-    EntityResponse,
-    FactsRequest,
-    FactsResponse,
-    ForgetScopeResponse,
-    RegisterScopeRequest,
-    ScopeForgetRequest,
-    ScopeNode,
-)
+from lumente_cli.agent_memory import wire  # each model is loaded on first use, here at call time
+from lumente_cli.agent_memory.transport import BadExchange, NoAnswer, OutOfTime, Reply, Transport, header, reason_phrase
 from lumente_cli.timeutil import parse_stamp
+
+if TYPE_CHECKING:
+    import httpx2
+
+    from lumente_cli.agent_memory.wire import (
+        AttributeDetail,
+        EntityDetail,
+        EntityResponse,
+        FactsRequest,
+        FactsResponse,
+        ScopeNode,
+    )
 
 __all__ = [
     "MemoryAuthError", "MemoryClient", "MemoryConflict", "MemoryError", "MemoryForbidden",
@@ -58,7 +60,6 @@ __all__ = [
 ]
 
 M = TypeVar("M", bound=BaseModel)
-_SCOPE_LIST = TypeAdapter(list[ScopeNode])
 _BEARER = re.compile(r"(?i)(bearer\s+)\S+")
 _RAW_TEXT_MAX = 200
 # Each attempt's limit on a remote service (a session's memory budgets cut it shorter).
@@ -106,6 +107,12 @@ class MemoryRequestError(MemoryError):
     """Any other 4xx: the request itself is wrong."""
 
 
+@functools.cache
+def _scope_list() -> TypeAdapter[list[ScopeNode]]:
+    """Built on first use, as the wire models' validators are."""
+    return TypeAdapter(list[wire.ScopeNode])
+
+
 def _q(value: str) -> str:
     return quote(value, safe="")
 
@@ -121,7 +128,7 @@ def _instant(text: str) -> tuple[int, float, str]:
 class MemoryClient:
     def __init__(
         self,
-        http: httpx2.Client,
+        transport: Transport,
         *,
         context: str,
         api_key: str | None = None,
@@ -130,16 +137,11 @@ class MemoryClient:
         backoff: tuple[float, ...] = (0.25, 0.5, 1.0),
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
-        wall_clock: bool = False,
     ) -> None:
-        self._http = http
-        # Over a network a timeout restarts with every byte read, so a server that drips
-        # its answer would hold the caller for as long as it likes: there each attempt
-        # runs in a worker and is given up at the deadline, whatever the socket does.
-        self._wall_clock = wall_clock
+        self._transport = transport
         self.context = context
         self._api_key = api_key or None
-        self.where = self._scrub(where or str(http.base_url))
+        self.where = self._scrub(where or transport.where())
         self._retries = max(0, retries)
         self._backoff = tuple(backoff) or (0.0,)
         self._sleep = sleep
@@ -165,28 +167,28 @@ class MemoryClient:
         self._call("health check", "GET", "/api/v1/health", retry=True, deadline=deadline, auth=False)
 
     def register_scope(self, path: str, *, deadline: float | None = None) -> ScopeNode:
-        body = RegisterScopeRequest(path=path).model_dump(by_alias=True, exclude_none=True)
+        body = wire.RegisterScopeRequest(path=path).model_dump(by_alias=True, exclude_none=True)
         resp = self._call("register scope", "POST", f"{self._base}/scopes", json_body=body,
                           retry=True, idempotency_key=uuid.uuid4().hex, deadline=deadline)
-        return self._model("register scope", resp, ScopeNode)
+        return self._model("register scope", resp, wire.ScopeNode)
 
     def list_scopes(self, *, deadline: float | None = None) -> list[ScopeNode]:
         resp = self._call("list scopes", "GET", f"{self._base}/scopes", retry=True, deadline=deadline)
-        return self._validate("list scopes", resp, _SCOPE_LIST.validate_python)
+        return self._validate("list scopes", resp, _scope_list().validate_python)
 
     def write_facts(self, request: FactsRequest, *, idempotency_key: str,
                     deadline: float | None = None) -> FactsResponse:
         body = request.model_dump(mode="json", exclude_none=True)
         resp = self._call("write facts", "POST", f"{self._base}/facts", json_body=body,
                           retry=True, idempotency_key=idempotency_key, deadline=deadline)
-        return self._model("write facts", resp, FactsResponse)
+        return self._model("write facts", resp, wire.FactsResponse)
 
     def entity(self, type: str, name: str, *, as_of: str | None = None,  # noqa: A002 - contract name
                deadline: float | None = None) -> EntityResponse | None:
         params = {"asOf": as_of} if as_of is not None else None
         resp = self._call("read entity", "GET", f"{self._base}/entities/{_q(type)}/{_q(name)}",
                           params=params, retry=True, deadline=deadline, missing_ok=True)
-        return None if resp is None else self._model("read entity", resp, EntityResponse)
+        return None if resp is None else self._model("read entity", resp, wire.EntityResponse)
 
     def history(self, type: str, name: str, key: str, *,  # noqa: A002 - contract name
                 deadline: float | None = None) -> list[AttributeDetail]:
@@ -195,23 +197,23 @@ class MemoryClient:
         resp = self._call("read history", "GET",
                           f"{self._base}/entities/{_q(type)}/{_q(name)}/history/{_q(key)}",
                           retry=True, deadline=deadline)
-        rows = self._model("read history", resp, EntityHistoryResponse).history
+        rows = self._model("read history", resp, wire.EntityHistoryResponse).history
         return sorted(rows, key=lambda row: _instant(row.created_at))
 
     def list_entities(self, type: str, *, deadline: float | None = None) -> list[EntityDetail]:  # noqa: A002
         """The entities of one type this key can see (the service caps the list at 500)."""
         resp = self._call("list entities", "GET", f"{self._base}/entities", params={"type": type},
                           retry=True, deadline=deadline)
-        return self._model("list entities", resp, EntityListResponse).entities
+        return self._model("list entities", resp, wire.EntityListResponse).entities
 
     def forget_scope(self, path: str, *, deadline: float | None = None) -> int:
-        body = ScopeForgetRequest(path=path).model_dump(exclude_none=True)
+        body = wire.ScopeForgetRequest(path=path).model_dump(exclude_none=True)
         resp = self._call("forget scope", "POST", f"{self._base}/scopes/forget", json_body=body,
                           retry=True, idempotency_key=uuid.uuid4().hex, deadline=deadline)
-        return self._model("forget scope", resp, ForgetScopeResponse).forgotten
+        return self._model("forget scope", resp, wire.ForgetScopeResponse).forgotten
 
     def close(self) -> None:
-        self._http.close()
+        self._transport.close()
 
     def __enter__(self) -> MemoryClient:
         return self
@@ -239,40 +241,28 @@ class MemoryClient:
             headers["Idempotency-Key"] = idempotency_key
         return headers
 
-    def _timeout(self, deadline: float | None) -> httpx2.Timeout | None:
-        base = self._http.timeout
-        if deadline is None:
-            return base
-        left = deadline - self._clock()
-        if left <= 0:
-            return None
-
-        def cap(value: float | None) -> float:
-            return left if value is None else min(value, left)
-
-        return httpx2.Timeout(connect=cap(base.connect), read=cap(base.read), write=cap(base.write),
-                              pool=cap(base.pool))
-
     def _call(self, op: str, method: str, path: str, *, json_body: Any = None,
               params: dict[str, str] | None = None, retry: bool, idempotency_key: str | None = None,
-              deadline: float | None = None, auth: bool = True, missing_ok: bool = False) -> httpx2.Response | None:
+              deadline: float | None = None, auth: bool = True, missing_ok: bool = False) -> Reply | None:
         headers = self._headers(auth, idempotency_key)
         attempt = 0
         while True:
-            timeout = self._timeout(deadline)
-            if timeout is None:
+            time_left = None if deadline is None else deadline - self._clock()
+            if time_left is not None and time_left <= 0:
                 raise self._fail(MemoryUnavailable, f"{op} gave up: the time allowed ran out")
             try:
-                resp = self._attempt(op, deadline, method, path, json=json_body, params=params, headers=headers,
-                                     timeout=timeout)
-            except httpx2.TransportError as exc:
-                error = self._fail(MemoryUnavailable, f"{op} failed: {self._describe(exc)}")
-            except httpx2.HTTPError as exc:  # redirects, decoding: not worth retrying
-                raise self._fail(MemoryUnavailable, f"{op} failed: {self._describe(exc)}") from None
+                reply = self._transport.send(method, path, params=params, headers=headers, json_body=json_body,
+                                             time_left=time_left)
+            except NoAnswer as exc:
+                error = self._fail(MemoryUnavailable, f"{op} failed: {exc}")
+            except BadExchange as exc:  # not worth retrying
+                raise self._fail(MemoryUnavailable, f"{op} failed: {exc}") from None
+            except OutOfTime:
+                raise self._fail(MemoryUnavailable, f"{op} gave up: no complete answer within the time allowed") from None
             else:
-                if resp.status_code < 500:
-                    return self._check(op, resp, missing_ok)
-                error = self._status_error(op, resp)
+                if reply.status < 500:
+                    return self._check(op, reply, missing_ok)
+                error = self._status_error(op, reply)
             if not retry or attempt >= self._retries:
                 raise error from None
             pause = self._backoff[min(attempt, len(self._backoff) - 1)]
@@ -281,48 +271,17 @@ class MemoryClient:
             self._sleep(pause)
             attempt += 1
 
-    def _attempt(self, op: str, deadline: float | None, method: str, path: str, **kwargs: Any) -> httpx2.Response:
-        """One request, read to its last byte. With a deadline and a real network, it is
-        abandoned when the deadline passes (connect, headers and body included)."""
-        if not self._wall_clock or deadline is None:
-            return self._http.request(method, path, **kwargs)
-        import threading
-
-        box: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                box["resp"] = self._http.request(method, path, **kwargs)  # reads the whole body
-            except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread
-                box["error"] = exc
-
-        worker = threading.Thread(target=work, name=f"memory {op}", daemon=True)
-        worker.start()
-        worker.join(max(0.0, deadline - self._clock()))
-        if worker.is_alive():
-            raise self._fail(MemoryUnavailable, f"{op} gave up: no complete answer within the time allowed")
-        if "error" in box:
-            raise box["error"]
-        return box["resp"]
-
-    def _describe(self, exc: Exception) -> str:
-        detail = str(exc).strip()
-        name = type(exc).__name__
-        if isinstance(exc, httpx2.TimeoutException):
-            return f"timed out ({name})"
-        return f"{detail} ({name})" if detail else name
-
-    def _check(self, op: str, resp: httpx2.Response, missing_ok: bool) -> httpx2.Response | None:
-        status = resp.status_code
+    def _check(self, op: str, resp: Reply, missing_ok: bool) -> Reply | None:
+        status = resp.status
         if 200 <= status < 300:
             return resp
         if status == 404 and missing_ok:
             return None
         raise self._status_error(op, resp)
 
-    def _status_error(self, op: str, resp: httpx2.Response) -> MemoryError:
-        status = resp.status_code
-        trace = resp.headers.get("x-trace-id") or None
+    def _status_error(self, op: str, resp: Reply) -> MemoryError:
+        status = resp.status
+        trace = header(resp, "x-trace-id") or None
         if status >= 500:
             cls: type[MemoryError] = MemoryUnavailable
         elif 300 <= status < 400:
@@ -330,24 +289,21 @@ class MemoryClient:
                               status=status, trace_id=trace)
         else:
             cls = {401: MemoryAuthError, 403: MemoryForbidden, 409: MemoryConflict}.get(status, MemoryRequestError)
-        reason = resp.reason_phrase or ""
+        reason = reason_phrase(resp)
         text = f"{op} failed with {status}{' ' + reason if reason else ''}"
         detail = self._error_detail(resp)
         return self._fail(cls, f"{text}: {detail}" if detail else text, status=status, trace_id=trace)
 
     @staticmethod
-    def _error_detail(resp: httpx2.Response) -> str:
-        try:
-            raw = resp.read().decode("utf-8", errors="replace").strip()
-        except httpx2.HTTPError:
-            return ""
+    def _error_detail(resp: Reply) -> str:
+        raw = resp.body.decode("utf-8", errors="replace").strip()
         try:
             data = json.loads(raw)
         except ValueError:
             data = None
         if isinstance(data, dict):
             try:
-                text = ApiError.model_validate(data).text()
+                text = wire.ApiError.model_validate(data).text()
             except ValidationError:
                 text = None
             nested = data.get("error")
@@ -357,23 +313,23 @@ class MemoryClient:
                 return text
         return raw if len(raw) <= _RAW_TEXT_MAX else raw[:_RAW_TEXT_MAX] + "…"
 
-    def _validate(self, op: str, resp: httpx2.Response | None, validate: Callable[[Any], Any]) -> Any:
+    def _validate(self, op: str, resp: Reply | None, validate: Callable[[Any], Any]) -> Any:
         assert resp is not None
-        trace = resp.headers.get("x-trace-id") or None
+        trace = header(resp, "x-trace-id") or None
         try:
-            data = resp.json()
+            data = json.loads(resp.body)
         except ValueError:
             raise self._fail(MemoryUnavailable, f"malformed response to {op}: the body is not JSON",
-                             status=resp.status_code, trace_id=trace) from None
+                             status=resp.status, trace_id=trace) from None
         try:
             return validate(data)
         except ValidationError as exc:
             first = exc.errors(include_url=False)[0]
             where = ".".join(str(p) for p in first["loc"]) or "body"
             raise self._fail(MemoryUnavailable, f"malformed response to {op}: {where}: {first['msg']}",
-                             status=resp.status_code, trace_id=trace) from None
+                             status=resp.status, trace_id=trace) from None
 
-    def _model(self, op: str, resp: httpx2.Response | None, model: type[M]) -> M:
+    def _model(self, op: str, resp: Reply | None, model: type[M]) -> M:
         return self._validate(op, resp, model.model_validate)
 
 
@@ -392,9 +348,14 @@ def _display_url(url: str) -> str:
 
 def remote_client(url: str, *, context: str, api_key: str | None, timeout: float = REMOTE_TIMEOUT_S,
                   transport: httpx2.BaseTransport | None = None) -> MemoryClient:
-    """A client for an Agent Memory service (or `lumente memory serve`) at `url`."""
+    """A client for an Agent Memory service (or `lumente memory serve`) at `url`, over HTTP
+    (`transport` replaces httpx2's network transport, for tests)."""
+    import httpx2
+
+    from lumente_cli.agent_memory.http import HttpTransport
+
     base = url.strip().rstrip("/")
     http = httpx2.Client(base_url=base, timeout=httpx2.Timeout(timeout), transport=transport,
                          follow_redirects=False)
-    return MemoryClient(http, context=context, api_key=api_key, where=f"memory at {_display_url(base)}",
-                        wall_clock=True)
+    return MemoryClient(HttpTransport(http, wall_clock=True), context=context, api_key=api_key,
+                        where=f"memory at {_display_url(base)}")

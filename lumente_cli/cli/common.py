@@ -1,5 +1,8 @@
 """What every command shares: global options, consoles, JSON output, and the
-one place errors become a message and an exit status."""
+one place errors become a message and an exit status.
+
+Rich is imported only when a command prints through it: the screens made of
+plain lines (views/lines.py) and `--version` never load it."""
 
 from __future__ import annotations
 
@@ -9,17 +12,19 @@ import sys
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
-from rich.console import Console
-from rich.text import Text
 from typer.core import TyperGroup
 
 from lumente_cli.errors import LumenteError
 from lumente_cli.exitcodes import ExitCode
 from lumente_cli.text import json_dumps, sanitize
-from lumente_cli.views.console import make_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from lumente_cli.views.lines import Screen
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -63,12 +68,23 @@ def _running_command_path() -> str:
 
 def out_console() -> Console:
     """Results on stdout. -q never silences them: it drops notices and spinners on stderr."""
+    from lumente_cli.views.console import make_console
+
     g = globals_of()
     return make_console(no_color=g.no_color)
 
 
+def out_screen() -> Screen:
+    """Results made of plain styled lines on stdout, printed without Rich."""
+    from lumente_cli.views.lines import Screen
+
+    return Screen(no_color=globals_of().no_color)
+
+
 def err_console(*, quiet_ok: bool = True) -> Console:
     """Prompts, spinners, notices. Errors go through `report_error`, which -q never silences."""
+    from lumente_cli.views.console import make_console
+
     g = globals_of()
     return make_console(stderr=True, no_color=g.no_color, quiet=g.quiet and quiet_ok)
 
@@ -79,6 +95,10 @@ def print_json(document: Any) -> None:
 
 
 def report_error(message: str, hint: str | None = None, *, no_color: bool = False) -> None:
+    from rich.text import Text
+
+    from lumente_cli.views.console import make_console
+
     console = make_console(stderr=True, no_color=no_color or globals_of().no_color)
     # Messages can quote outside text (a file name, a server's error body): sanitised.
     line = Text("lumente: ", style="bold red")

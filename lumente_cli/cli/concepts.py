@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.text import Text
 
-from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, out_screen, print_json
 from lumente_cli.cli.completion import concept_names
 from lumente_cli.exitcodes import ExitCode
 from lumente_cli.text import sanitize
@@ -40,7 +39,7 @@ def list_concepts(
             "problems": lib.problems,
         })
     else:
-        out_console().print(concept_list(lib, levels))
+        out_screen().print(concept_list(lib, levels))
     _report_problems(lib.problems)
 
 
@@ -79,7 +78,7 @@ def show(
         print_json(found.model_dump(mode="json"))
     else:
         linked = {link: lib.name_of(link) for link in found.links if link in lib.concepts}
-        out_console().print(concept_map(found, linked))
+        out_screen().print(concept_map(found, linked))
 
 
 @app.command("check")
@@ -90,6 +89,8 @@ def check(
 ) -> None:
     """Check a concept file against every rule a shipped one keeps: the format, and the rules that keep
     it honest (cues that point, hints from vague to specific, a reference solid by its own rubric...)."""
+    from rich.text import Text
+
     from lumente_cli.concepts import lint
     from lumente_cli.concepts.library import load_default, load_file
 
@@ -109,6 +110,8 @@ def check(
 
 def _report_problems(problems: list[str]) -> None:
     if problems:
+        from rich.text import Text
+
         console = err_console(quiet_ok=False)
         for problem in problems:
             console.print(Text(f"lumente: {sanitize(problem)}", style="red"), soft_wrap=True)

@@ -9,9 +9,12 @@ all of them would slow the start of each one (docs/benchmarks.md measures it).
 from __future__ import annotations
 
 import importlib
+import inspect
+import os
 from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from lumente_cli import __version__
 from lumente_cli.cli.common import Globals, LumenteGroup, use_globals
@@ -44,6 +47,27 @@ class LazyGroup(LumenteGroup):
         return self.commands.get(cmd_name)
 
 
+class LazySubcommands(TyperGroup):
+    """A command group with no options of its own (`lumente memory`) whose commands are
+    built one at a time, when one runs or when help or completion lists them: typer
+    builds every command of a group it is given, and a command runs alone."""
+
+    def __init__(self, app: typer.Typer, name: str) -> None:
+        super().__init__(name=name, help=inspect.cleandoc(app.info.help or ""), rich_markup_mode=None,
+                         no_args_is_help=bool(app.info.no_args_is_help))
+        self._registered = {info.name: info for info in app.registered_commands}
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return list(self._registered)
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in self._registered:
+            single = typer.Typer(add_completion=False, rich_markup_mode=None)
+            single.registered_commands.append(self._registered[cmd_name])
+            self.commands[cmd_name] = typer.main.get_command(single)
+        return self.commands.get(cmd_name)
+
+
 def _build(name: str) -> Any:
     """The click command for one entry of COMMANDS, built by typer's public `get_command`."""
     module, attribute = COMMANDS[name]
@@ -52,6 +76,8 @@ def _build(name: str) -> Any:
         single = typer.Typer(add_completion=False, rich_markup_mode=None)
         single.command(name)(target)
         target = single
+    elif not (target.registered_callback or target.registered_groups):  # a plain group of commands
+        return LazySubcommands(target, name)
     command = typer.main.get_command(target)
     command.name = name
     return command
@@ -86,4 +112,8 @@ def root(
 
 
 def run() -> None:
+    # The first time pydantic builds a validator it reads the metadata of every package
+    # installed beside Lumente, looking for plugins; Lumente uses none. (A value the
+    # environment already sets is kept.)
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     app(prog_name="lumente")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 from contextlib import contextmanager
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.text import Text
 
-from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, print_json
+from lumente_cli.cli.common import command_group, err_console, handle_errors, out_console, out_screen, print_json
 from lumente_cli.cli.completion import concept_names, part_names
 from lumente_cli.errors import LumenteError, UsageError
 from lumente_cli.exitcodes import ExitCode
@@ -64,12 +63,27 @@ def _deadline() -> float:
 def _concepts(ws: Any, client: Any, concept: str | None, deadline: float | None = None) -> tuple[list[str], dict[str, str]]:
     from lumente_cli.memory.inspection import learner_concepts
 
-    lib = ws.library()
     if concept:
-        found = lib.resolve_source(concept)
+        found = ws.library().resolve_source(concept)
         return [found.id], {found.id: found.name}
     ids = learner_concepts(client, ws.pseudonym, deadline=deadline)
+    if not ids:  # nothing remembered: no names to look up
+        return [], {}
+    lib = ws.library()
     return ids, {cid: lib.name_of(cid) for cid in ids}
+
+
+def _read_counts(ws: Any) -> Callable[[list[str]], dict[str, int]]:
+    """How many agent calls were given each fact, read without opening the store for writing."""
+
+    def counts(ids: list[str]) -> dict[str, int]:
+        if not ids:
+            return {}
+        from lumente_cli.store.readonly import fact_read_counts
+
+        return fact_read_counts(ws.paths.database, ids)
+
+    return counts
 
 
 @app.command("show")
@@ -85,6 +99,7 @@ def show(
     """Show what Lumente remembers now, grouped by concept and part, with IDs and provenance."""
     from lumente_cli.memory.inspection import current_facts
     from lumente_cli.timeutil import format_time, parse_time
+    from lumente_cli.views.lines import Styled
     from lumente_cli.views.memory import remembered
 
     stamp = None
@@ -97,19 +112,19 @@ def show(
         client = backend.client()
         deadline = _deadline()
         ids, names = _concepts(ws, client, concept, deadline)
-        facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=ws.store.read_counts,
+        facts = current_facts(client, ws.pseudonym, ids, as_of=stamp, read_counts=_read_counts(ws),
                               deadline=deadline)
     if json_out:
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind, "as_of": stamp,
                     "facts": [f.to_json() for f in facts]})
         return
-    console = out_console()
+    screen = out_screen()
     if not facts:
-        console.print(Text(f"Lumente remembers nothing about you{' on ' + names[ids[0]] if concept else ''}"
-                           f"{' at that time' if stamp else ''}.", style="bold"))
-        console.print(Text(f"({backend.kind} memory, scope {ws.scope})", style="dim"))
+        screen.print(Styled(f"Lumente remembers nothing about you{' on ' + names[ids[0]] if concept else ''}"
+                            f"{' at that time' if stamp else ''}.", "bold"))
+        screen.print(Styled(f"({backend.kind} memory, scope {ws.scope})", "dim"))
         return
-    console.print(remembered(facts, names, as_of=stamp))
+    screen.print(remembered(facts, names, as_of=stamp))
 
 
 @app.command("history")
@@ -125,6 +140,8 @@ def history(
     """Show how each remembered value changed: the whole chain of each key, newest first."""
     from lumente_cli.memory import facts as F
     from lumente_cli.memory.inspection import history_facts
+    from rich.text import Text
+
     from lumente_cli.parts import LABELS, PARTS, parse_part
     from lumente_cli.views.memory import chains
 
@@ -139,7 +156,7 @@ def history(
         client = backend.client()
         deadline = _deadline()
         ids, names = _concepts(ws, client, concept, deadline)
-        found = history_facts(client, ws.pseudonym, ids, keys, read_counts=ws.store.read_counts, deadline=deadline)
+        found = history_facts(client, ws.pseudonym, ids, keys, read_counts=_read_counts(ws), deadline=deadline)
     if json_out:
         print_json({"learner": ws.pseudonym, "scope": ws.scope, "backend": backend.kind,
                     "chains": [{"concept": c[0].concept, "key": c[0].key, "part": c[0].part,

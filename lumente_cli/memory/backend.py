@@ -1,8 +1,9 @@
 """Which memory Lumente talks to: embedded (default), remote, or off.
 
 Both the embedded and the remote path use the same `MemoryClient`; only the
-transport differs. Clients are created lazily, so a command that never needs
-memory never opens the memory database or the network.
+transport differs (HTTP for the remote service, a direct call into the
+engine for the embedded one). Clients are created lazily, so a command that
+never needs memory never opens the memory database or the network.
 """
 
 from __future__ import annotations
@@ -57,8 +58,6 @@ def embedded_client(db_path: Path, *, context: str = "local") -> MemoryClient:
     """A client over the embedded engine on `db_path` (trusted, no key)."""
     import sqlite3
 
-    import httpx2
-
     from lumente_cli.agent_memory.client import MemoryClient, MemoryUnavailable
     from lumente_cli.memory_engine import MemoryEngine, StoreError
     from lumente_cli.memory_engine.transport import EmbeddedTransport
@@ -68,8 +67,7 @@ def embedded_client(db_path: Path, *, context: str = "local") -> MemoryClient:
         engine = MemoryEngine(Path(db_path))
     except (StoreError, OSError, sqlite3.Error) as exc:
         raise MemoryUnavailable(f"{where} cannot be opened: {exc}", where=where) from None
-    http = httpx2.Client(base_url="http://embedded.memory", transport=EmbeddedTransport(engine, owns_engine=True))
-    return MemoryClient(http, context=context, where=where)
+    return MemoryClient(EmbeddedTransport(engine, owns_engine=True), context=context, where=where)
 
 
 def from_settings(settings: Settings, paths: Paths, *, disabled: bool = False) -> MemoryBackend:

@@ -9,13 +9,15 @@ on the service is dropped, never shown or cited).
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
 from lumente_cli.parts import LABELS, MAX_LEVEL, MEMORY_LABELS, PARTS, PartKey
 
 FactKind = Literal["level", "gap", "help", "check", "check_level"]
+# Every fact is an attribute of one entity of this type per learner and concept.
+ENTITY_TYPE = "topic"
 
 MEMORY_LEVEL_TEXT: dict[int, str] = {
     1: "a worked example to explain back",
@@ -29,7 +31,8 @@ MEMORY_LEVEL_TEXT: dict[int, str] = {
 class MemoryFact(BaseModel):
     """One remembered fact as the hint giver and coach receive it."""
 
-    model_config = ConfigDict(frozen=True)
+    # Validators are built on first use: a command that only shows memory never builds them.
+    model_config = ConfigDict(frozen=True, defer_build=True)
 
     id: str
     key: str
@@ -113,7 +116,7 @@ _CHECK_RE = re.compile(r"^On (?P<name>.+), you caught (?P<c>\d+) of (?P<f>\d+) f
 _CHECK_LEVEL_RE = re.compile(r"^On (?P<name>.+), your check level is now (?P<n>[1-5]) of 5: .+\.$")
 
 
-def _parse_check(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:  # noqa: A002 - the row's field
+def _read_check(key: str, value: str) -> dict[str, Any] | None:
     if key == CHECK_KEY:
         m = _CHECK_RE.match(value)
         if not m:
@@ -121,23 +124,23 @@ def _parse_check(key: str, value: str, *, id: str, at: str) -> MemoryFact | None
         caught, flaws, false_alarms = int(m["c"]), int(m["f"]), 0 if m["fa"] == "no" else int(m["fa"])
         if value != check_sentence(m["name"], caught, flaws, false_alarms):
             return None
-        return MemoryFact(id=id, key=key, kind="check", sentence=value, at=at, caught=caught, flaws=flaws,
-                          false_alarms=false_alarms)
+        return {"kind": "check", "caught": caught, "flaws": flaws, "false_alarms": false_alarms}
     m = _CHECK_LEVEL_RE.match(value)
     if not m or value != check_level_sentence(m["name"], int(m["n"])):
         return None
-    return MemoryFact(id=id, key=key, kind="check_level", sentence=value, at=at, level=int(m["n"]))
+    return {"kind": "check_level", "level": int(m["n"])}
 
 
-def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:  # noqa: A002 - the row's field
-    """Turn a stored row back into a fact, or None if this code did not write it."""
+def read_fact(key: str, value: str) -> dict[str, Any] | None:
+    """What a stored row says, as MemoryFact fields (its kind, part and numbers), or
+    None if this code did not write it. For a reader that needs no MemoryFact."""
     if key in CHECK_KEYS:
-        return _parse_check(key, value, id=id, at=at)
+        return _read_check(key, value)
     if key == GAP_KEY:
         m = _GAP_RE.match(value)
         if not m or value != gap_sentence(m["name"], int(m["p"]), int(m["s"])):
             return None
-        return MemoryFact(id=id, key=key, kind="gap", sentence=value, at=at, predicted=int(m["p"]), proved=int(m["s"]))
+        return {"kind": "gap", "predicted": int(m["p"]), "proved": int(m["s"])}
     kind, _, part = key.partition("_")
     if part not in PARTS:
         return None
@@ -146,7 +149,7 @@ def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None: 
         if not m or value not in (level_sentence(m["name"], part, int(m["n"]), labels)  # type: ignore[arg-type]
                                   for labels in (LABELS, MEMORY_LABELS)):
             return None
-        return MemoryFact(id=id, key=key, kind="level", part=part, sentence=value, at=at, level=int(m["n"]))  # type: ignore[arg-type]
+        return {"kind": "level", "part": part, "level": int(m["n"])}
     if kind == "help":
         m = _HELP_RE.match(value)
         if not m:
@@ -155,5 +158,11 @@ def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None: 
         if value not in (help_sentence(m["name"], part, taps, labels)  # type: ignore[arg-type]
                          for labels in (LABELS, MEMORY_LABELS)):
             return None
-        return MemoryFact(id=id, key=key, kind="help", part=part, sentence=value, at=at, help_taps=taps)  # type: ignore[arg-type]
+        return {"kind": "help", "part": part, "help_taps": taps}
     return None
+
+
+def parse_fact(key: str, value: str, *, id: str, at: str) -> MemoryFact | None:  # noqa: A002 - the row's field
+    """Turn a stored row back into a fact, or None if this code did not write it."""
+    fields = read_fact(key, value)
+    return None if fields is None else MemoryFact(id=id, key=key, sentence=value, at=at, **fields)

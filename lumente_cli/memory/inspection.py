@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from lumente_cli.memory import facts as F
+from lumente_cli.memory.facts import ENTITY_TYPE
 from lumente_cli.memory.replaced import replaced_rows
-from lumente_cli.memory.writer import ENTITY_TYPE
 from lumente_cli.parts import PARTS, PartKey
 from lumente_cli.timeutil import parse_stamp
 
@@ -65,11 +65,11 @@ def key_order(key: str) -> tuple[int, int]:
 
 
 def shown(concept: str, row: AttributeDetail, reads: dict[str, int], *, current: bool = True) -> ShownFact:
-    fact = F.parse_fact(row.key, row.value, id=row.id, at=row.created_at)
+    fact = F.read_fact(row.key, row.value)
     source = getattr(row, "source", None)
     return ShownFact(
-        concept=concept, key=row.key, part=fact.part if fact else _part_of(row.key),
-        kind=fact.kind if fact else "other", sentence=row.value, id=row.id, written_at=row.created_at,
+        concept=concept, key=row.key, part=fact.get("part") if fact else _part_of(row.key),
+        kind=fact["kind"] if fact else "other", sentence=row.value, id=row.id, written_at=row.created_at,
         valid_until=row.valid_until, supersedes=row.supersedes, superseded_by=row.superseded_by,
         source_kind=getattr(source, "kind", None), trust=getattr(source, "trust", None), reads=reads.get(row.id, 0),
         current=current,

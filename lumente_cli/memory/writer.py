@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from lumente_cli.session import SessionState
     from lumente_cli.store import LocalStore, OutboxFact
 
-ENTITY_TYPE = "topic"
+ENTITY_TYPE = F.ENTITY_TYPE
 MEMORY_CATEGORY = "knowledge"
 
 

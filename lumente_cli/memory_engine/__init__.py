@@ -9,15 +9,9 @@ lifecycle (context TTL), errors/response/bodies (the HTTP-neutral envelope).
 docs/memory-contract.md lists the engine's own answers where it is open.
 """
 
-import logging
-
 from lumente_cli.memory_engine.auth import KeyRing
 from lumente_cli.memory_engine.core import MemoryEngine
 from lumente_cli.memory_engine.response import EngineResponse
 from lumente_cli.memory_engine.database import StoreError
-
-# A library does not print: unexpected failures are logged here for a server
-# to pick up, and the CLI shows the 500's one-line message instead.
-logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = ["EngineResponse", "KeyRing", "MemoryEngine", "StoreError"]

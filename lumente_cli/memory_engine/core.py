@@ -13,13 +13,13 @@ and `message`. Unexpected failures are logged with the trace id and answered
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from lumente_cli.agent_memory import wire
-from lumente_cli.memory_engine import facts, idempotency, reads, scopes
+from lumente_cli.memory_engine import reads, scopes
 from lumente_cli.memory_engine.auth import LOCAL, KeyRing, Principal
 from lumente_cli.memory_engine.bodies import parse_json, validate
 from lumente_cli.memory_engine.errors import ApiProblem, problem_body
@@ -31,7 +31,8 @@ from lumente_cli.memory_engine.routing import match
 from lumente_cli.memory_engine.database import Store
 from lumente_cli.timeutil import utc_now
 
-log = logging.getLogger(__name__)
+if TYPE_CHECKING:
+    import logging
 
 
 MAX_TTL_SECONDS = 10 * 365 * 24 * 3600
@@ -69,8 +70,8 @@ class MemoryEngine:
                 problem.status, {"Content-Type": PROBLEM_JSON, **problem.headers},
                 problem_body(problem.status, problem.detail, path),
             )
-        except Exception:
-            log.exception("memory engine failure (trace %s) on %s %s", trace, method, path)
+        except Exception:  # noqa: BLE001 - logged with its traceback and answered 500
+            _failure_log().exception("memory engine failure (trace %s) on %s %s", trace, method, path)
             detail = f"unexpected failure in the embedded memory engine (trace {trace})"
             response = EngineResponse(500, {"Content-Type": PROBLEM_JSON}, problem_body(500, detail, path))
         response.headers["X-Trace-Id"] = trace
@@ -102,6 +103,8 @@ class MemoryEngine:
     # --------------------------------------------------------------- handlers
 
     def _post_facts(self, r: Request) -> EngineResponse:
+        from lumente_cli.memory_engine import facts, idempotency  # writes only: a read never loads them
+
         data = parse_json(r.body)
         plan = facts.plan(validate(wire.FactsRequest, data))
         facts.authorise(r.principal, plan)
@@ -185,3 +188,16 @@ class MemoryEngine:
     def _revoke_key(self, r: Request) -> EngineResponse:
         self._keyring().revoke(r.context, r.principal, r.params["id"])
         return no_content()
+
+
+def _failure_log() -> logging.Logger:
+    """Where unexpected failures are logged, for a server to pick up (`memory serve`
+    adds a handler). A library does not print: with no handler of its own the CLI
+    shows the 500's one-line message instead. (Set up on first failure, so a
+    command that never fails never loads logging.)"""
+    import logging
+
+    package = logging.getLogger("lumente_cli.memory_engine")
+    if not any(isinstance(h, logging.NullHandler) for h in package.handlers):
+        package.addHandler(logging.NullHandler())
+    return logging.getLogger(__name__)

@@ -18,6 +18,7 @@ Reads outside the caller's `memory:read` grant are simply not there.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
@@ -65,7 +66,13 @@ _RELATIONS = """SELECT * FROM relation WHERE context = ? AND subject = ?
 
 
 def _readable(principal: Principal, row: sqlite3.Row) -> bool:
-    return principal.can_all("memory:read", json.loads(row["scope"]))
+    return principal.can_all("memory:read", _scope_paths(row["scope"]))
+
+
+@functools.lru_cache(maxsize=1024)
+def _scope_paths(stored: str) -> tuple[str, ...]:
+    """A row's scope paths from their stored JSON; a learner's rows all share one."""
+    return tuple(json.loads(stored))
 
 
 def attribute_detail(row: sqlite3.Row, now: datetime) -> wire.AttributeDetail:

@@ -18,11 +18,9 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from lumente_cli.parts import MAX_LEVEL, MIN_LEVEL, PARTS, PartKey
+from lumente_cli.session.scoring import MAX_SCORE, POINTS
 
 Verdict = Literal["solid", "partial", "missing"]
-POINTS: dict[str, int] = {"solid": 2, "partial": 1, "missing": 0}
-MAX_PART_POINTS = max(POINTS.values())
-MAX_SCORE = MAX_PART_POINTS * len(PARTS)
 HELP_LIMIT_FOR_RISE = 1
 HELP_TAPS_FOR_DROP = 3
 
@@ -31,7 +29,8 @@ PartStatus = Literal["pending", "active", "done"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # Validators are built on first use: `lumente progress` reads MAX_SCORE and never builds them.
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Predicted(_Frozen):

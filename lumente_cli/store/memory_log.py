@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lumente_cli.sqlite_tx import write_tx
-from lumente_cli.store.chunks import chunks
+from lumente_cli.store.readonly import count_reads
 from lumente_cli.timeutil import now
 
 
@@ -64,15 +64,7 @@ class MemoryLog:
             )
 
     def read_counts(self, fact_ids: Iterable[str]) -> dict[str, int]:
-        ids = list(dict.fromkeys(fact_ids))
-        counts = dict.fromkeys(ids, 0)
-        for chunk in chunks(ids):
-            marks = ",".join("?" * len(chunk))
-            for row in self.con.execute(
-                f"SELECT fact_id, COUNT(*) AS n FROM agent_call_fact WHERE fact_id IN ({marks}) GROUP BY fact_id", chunk
-            ):
-                counts[row["fact_id"]] = int(row["n"])
-        return counts
+        return count_reads(self.con, fact_ids)
 
     # memory facts: queue, outbox, delivery log -------------------------------------
 

@@ -1,63 +1,31 @@
 """Reading the local database without changing it: listings and `lumente
 doctor` open it read-only, so they create no file, take no write lock and run
 no migration; a database that does not exist yet is theirs to report, not make.
+(What doctor reads of the database's condition is in store/condition.py.)
 
 These helpers raise `sqlite3.Error` (the caller decides what a listing or a
 check says about it), except `practised_levels`, which a listing calls and which
-answers {} rather than fail."""
+answers {} rather than fail, and `fact_read_counts`, which answers zeros for a
+database that does not have the table yet."""
 
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
+from collections.abc import Iterable
 from pathlib import Path
+
+from lumente_cli.store.chunks import chunks
 
 # How long a read waits for a writer's lock before giving up; a reader must not
 # hang behind a running session.
 READ_TIMEOUT_S = 5.0
 # A listing waits less: it has something to show without the levels.
 LISTING_TIMEOUT_S = 2.0
-# How many problems an integrity check lists before it stops.
-INTEGRITY_PROBLEMS_SHOWN = 5
 
 
 def connect_read_only(database: Path, *, timeout: float = READ_TIMEOUT_S) -> sqlite3.Connection:
     """A connection that cannot write (nor create the file)."""
     return sqlite3.connect(f"{database.as_uri()}?mode=ro", uri=True, timeout=timeout)
-
-
-@dataclass(frozen=True)
-class DatabaseCondition:
-    integrity: tuple[str, ...]  # ("ok",) when SQLite finds nothing wrong
-    schema_version: int
-    journal_mode: str
-
-    @property
-    def intact(self) -> bool:
-        return self.integrity == ("ok",)
-
-
-def database_condition(con: sqlite3.Connection) -> DatabaseCondition:
-    """SQLite's integrity check, the schema version and the journal mode."""
-    integrity = tuple(r[0] for r in con.execute(f"PRAGMA integrity_check({INTEGRITY_PROBLEMS_SHOWN})"))
-    version = con.execute("PRAGMA user_version").fetchone()[0]
-    journal = con.execute("PRAGMA journal_mode").fetchone()[0]
-    return DatabaseCondition(integrity, int(version), str(journal))
-
-
-@dataclass(frozen=True)
-class OutboxState:
-    pending: int  # facts queued and not delivered yet
-    last_error: str | None  # the newest failed delivery's reason, among those
-
-
-def outbox_state(con: sqlite3.Connection) -> OutboxState:
-    pending, last_error = con.execute(
-        """SELECT COUNT(*), (SELECT last_error FROM memory_fact WHERE delivered_at IS NULL AND last_error IS NOT NULL
-                             ORDER BY rowid DESC LIMIT 1)
-           FROM memory_fact WHERE delivered_at IS NULL"""
-    ).fetchone()
-    return OutboxState(int(pending), last_error)
 
 
 def practised_levels(database: Path, pseudonym: str | None) -> dict[str, dict[str, int]]:
@@ -82,3 +50,33 @@ def practised_levels(database: Path, pseudonym: str | None) -> dict[str, dict[st
     for concept, part, level in rows:
         found.setdefault(concept, {})[part] = int(level)
     return found
+
+
+def count_reads(con: sqlite3.Connection, fact_ids: Iterable[str]) -> dict[str, int]:
+    """How many agent calls were given each of `fact_ids` (0 for one never given)."""
+    ids = list(dict.fromkeys(fact_ids))
+    counts = dict.fromkeys(ids, 0)
+    for chunk in chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        for fact_id, n in con.execute(
+            f"SELECT fact_id, COUNT(*) FROM agent_call_fact WHERE fact_id IN ({marks}) GROUP BY fact_id", chunk
+        ):
+            counts[fact_id] = int(n)
+    return counts
+
+
+def fact_read_counts(database: Path, fact_ids: Iterable[str]) -> dict[str, int]:
+    """`count_reads` on the database at `database`, read-only: zeros when it does not
+    exist yet or predates the log of agent calls (`memory show` creates nothing)."""
+    ids = list(fact_ids)
+    if not ids or not database.exists():
+        return dict.fromkeys(ids, 0)
+    con = connect_read_only(database)
+    try:
+        return count_reads(con, ids)
+    except sqlite3.OperationalError as exc:
+        if str(exc).startswith("no such table"):
+            return dict.fromkeys(ids, 0)
+        raise
+    finally:
+        con.close()

@@ -1,22 +1,20 @@
-"""The concept list and one concept's map."""
+"""The concept list and one concept's map, as plain styled lines
+(views/lines.py): `lumente concepts` is run often, and needs no Rich."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.console import Group, RenderableType
-from rich.text import Text
-
 from lumente_cli.parts import ASKS, LABELS, PARTS, START_LEVEL
 from lumente_cli.text import reflow
-from lumente_cli.views.console import Columns, safe
+from lumente_cli.views import lines
 
 if TYPE_CHECKING:
     from lumente_cli.concepts.library import Library
     from lumente_cli.concepts.schema import Concept
 
 
-def concept_list(lib: Library, levels: dict[str, dict[str, int]] | None = None) -> RenderableType:
+def concept_list(lib: Library, levels: dict[str, dict[str, int]] | None = None) -> list[lines.Row]:
     """The library by area, each concept with its summary and, once practised, its four levels."""
     from lumente_cli.concepts.areas import AREA_TITLES
 
@@ -25,37 +23,37 @@ def concept_list(lib: Library, levels: dict[str, dict[str, int]] | None = None) 
     for cid in lib.ids():
         area = lib.concepts[cid].area
         groups.setdefault(area if area in AREA_TITLES else "", []).append(cid)
-    rows: list[tuple[Text, Text]] = []
+    rows: list[tuple[lines.Styled, lines.Styled]] = []
     for area in [*AREA_TITLES, ""]:
         if area not in groups:
             continue
-        rows.append((Text(AREA_TITLES.get(area, "Other"), style="bold"), Text()))
+        rows.append((lines.Styled(AREA_TITLES.get(area, "Other"), "bold"), lines.Styled()))
         for cid in groups[area]:
             source = lib.concepts[cid]
-            summary = safe(source.summary)
+            summary = lines.safe(source.summary)
             if source.origin != "library":
-                summary.append(f"  ({source.origin})", style="dim")
+                summary.append(f"  ({source.origin})", "dim")
             if cid in levels:
                 shown = " ".join(str(levels[cid].get(part, START_LEVEL)) for part in PARTS)
-                summary.append(f"  levels {shown}", style="green")
-            rows.append((Text("  " + cid, style="cyan"), summary))
-    return Columns((Text("concept", style="bold"), Text("what it is", style="bold")), rows)
+                summary.append(f"  levels {shown}", "green")
+            rows.append((lines.Styled("  " + cid, "cyan"), summary))
+    return lines.columns((lines.Styled("concept", "bold"), lines.Styled("what it is", "bold")), rows)
 
 
-def concept_map(concept: Concept, linked: dict[str, str] | None = None) -> RenderableType:
-    title = safe(concept.name, "bold")
+def concept_map(concept: Concept, linked: dict[str, str] | None = None) -> list[lines.Row]:
+    title = lines.safe(concept.name, "bold")
     if concept.full_name:
-        title.append_text(safe(f" · {concept.full_name}", "bold"))
-    parts: list[RenderableType] = [title, safe(concept.summary, "italic"), Text()]
+        title.append(lines.safe(f" · {concept.full_name}", "bold"))
+    shown = [title, lines.safe(concept.summary, "italic"), lines.Styled()]
     if linked:
-        line = Text("Practise next to it: ", style="dim")
-        line.append_text(safe(", ".join(f"{name} (lumente practice {cid})" for cid, name in linked.items())))
-        parts += [line, Text()]
+        line = lines.Styled("Practise next to it: ", "dim")
+        line.append(lines.safe(", ".join(f"{name} (lumente practice {cid})" for cid, name in linked.items())))
+        shown += [line, lines.Styled()]
     for key, part in concept.parts():
-        parts.append(Text(f"{LABELS[key]}", style="bold cyan") + Text(f"  ({ASKS[key]})", style="dim"))
-        parts.append(safe(reflow(part.reference)))
-        parts.append(Text("Key points:", style="dim"))
+        shown.append(lines.Styled(f"{LABELS[key]}", "bold cyan") + lines.Styled(f"  ({ASKS[key]})", "dim"))
+        shown.append(lines.safe(reflow(part.reference)))
+        shown.append(lines.Styled("Key points:", "dim"))
         for kp in part.key_points:
-            parts.append(Text("  · ", style="dim") + safe(kp.point, "dim"))
-        parts.append(Text())
-    return Group(*parts)
+            shown.append(lines.Styled("  · ", "dim") + lines.safe(kp.point, "dim"))
+        shown.append(lines.Styled())
+    return [lines.Row(text) for text in shown]

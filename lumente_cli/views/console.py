@@ -1,5 +1,6 @@
-"""Consoles and safe text. Outside text (concept files, model replies) is
-sanitised and printed as plain Text, never parsed as Rich markup."""
+"""Rich consoles and safe text. Outside text (concept files, model replies) is
+sanitised and printed as plain Text, never parsed as Rich markup. (Screens
+that are only lines print without Rich: views/lines.py.)"""
 
 from __future__ import annotations
 
@@ -46,44 +47,21 @@ def safe(text: str, style: str = "") -> Text:
 class Indented:
     """Blocks of text, each wrapped to the width left after its indent.
 
-    The same output as nesting Padding around each block, at half the cost
-    (`memory show` prints hundreds of blocks), and without the trailing
-    spaces Padding adds to fill every line."""
+    The same output as nesting Padding around each block, at half the cost,
+    and without the trailing spaces Padding adds to fill every line."""
 
     def __init__(self, blocks: list[tuple[int, Text]]) -> None:
         self.blocks = blocks
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        from rich.segment import Segment
+
         for indent, text in self.blocks:
-            yield from _beside(Text(), indent, text, console, max(1, options.max_width - indent))
-
-
-class Columns:
-    """Rows of a short left cell and a long right one wrapped beside it, under
-    a header: a borderless table without Table's layout pass (the concept list
-    is printed on every `lumente concepts`)."""
-
-    def __init__(self, header: tuple[Text, Text], rows: list[tuple[Text, Text]], gap: int = 2) -> None:
-        self.header, self.rows, self.gap = header, rows, gap
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        left = max(t.cell_len for t, _ in [self.header, *self.rows]) + self.gap
-        width = max(1, options.max_width - left)
-        for name, text in [self.header, *self.rows]:
-            yield from _beside(name, left, text, console, width)
-
-
-def _beside(cell: Text, left: int, text: Text, console: Console, width: int):  # noqa: ANN202 - Iterable[Segment]
-    """`text` wrapped to `width`, each line after `left` columns: `cell` on the first, blanks below."""
-    from rich.segment import Segment
-
-    for i, line in enumerate(_lines(text, console, width)):
-        lead = cell if i == 0 else Text()
-        yield from _styled(lead, console)
-        if left > lead.cell_len and line.plain:  # a heading row has no right cell: no trailing spaces
-            yield Segment(" " * (left - lead.cell_len))
-        yield from _styled(line, console)
-        yield Segment.line()
+            for line in _lines(text, console, max(1, options.max_width - indent)):
+                if line.plain:  # a blank line gets no trailing spaces
+                    yield Segment(" " * indent)
+                yield from _styled(line, console)
+                yield Segment.line()
 
 
 def _lines(text: Text, console: Console, width: int) -> list[Text]:

@@ -1,18 +1,19 @@
-"""`memory show` and `memory history` for people."""
+"""`memory show` (plain styled lines, views/lines.py: it may print thousands)
+and `memory history` (Rich) for people."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-from rich.console import Group, RenderableType
-from rich.padding import Padding
-from rich.table import Table
-from rich.text import Text
+from typing import TYPE_CHECKING
 
 from lumente_cli.memory.inspection import ShownFact
 from lumente_cli.parts import LABELS
 from lumente_cli.text import sanitize
-from lumente_cli.views.console import Indented, safe
+from lumente_cli.views import lines
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+    from rich.text import Text
 
 
 def _when(stamp: str | None) -> str:
@@ -25,10 +26,10 @@ def _group_label(fact: ShownFact) -> str:
     return "Check the AI" if fact.kind in ("check", "check_level") else "Calibration"
 
 
-def _provenance_lines(fact: ShownFact) -> tuple[Text, Text]:
-    first = safe(fact.id, "dim cyan")
-    first.append(f"  written {_when(fact.written_at)}", style="dim")
-    second = Text(style="dim")
+def _provenance_lines(fact: ShownFact) -> tuple[lines.Styled, lines.Styled]:
+    first = lines.safe(fact.id, "dim cyan")
+    first.append(f"  written {_when(fact.written_at)}", "dim")
+    second = lines.Styled(style="dim")
     if fact.source_kind:
         trust = f", trust {fact.trust:.2f}" if fact.trust is not None else ""
         second.append(sanitize(f"source {fact.source_kind}{trust} · "))
@@ -36,33 +37,53 @@ def _provenance_lines(fact: ShownFact) -> tuple[Text, Text]:
     return first, second
 
 
-def _provenance(fact: ShownFact) -> Text:
-    return Text("\n").join(_provenance_lines(fact))
-
-
-def remembered(facts: list[ShownFact], names: dict[str, str], *, as_of: str | None) -> RenderableType:
-    blocks: list[tuple[int, Text]] = []
+def remembered(facts: list[ShownFact], names: dict[str, str], *, as_of: str | None) -> list[lines.Row]:
+    rows: list[lines.Row] = []
     if as_of:
-        blocks.append((0, Text(f"As memory held it at {_when(as_of)}:", style="italic")))
+        rows.append(lines.block(0, lines.Styled(f"As memory held it at {_when(as_of)}:", "italic")))
     concept = group = None
     for fact in facts:
         if fact.concept != concept:
             concept, group = fact.concept, None
-            blocks.append((0, safe(names.get(fact.concept, fact.concept), "bold")))
+            rows.append(lines.block(0, lines.safe(names.get(fact.concept, fact.concept), "bold")))
         if _group_label(fact) != group:
             group = _group_label(fact)
-            blocks.append((2, Text(group, style="cyan")))
+            rows.append(lines.block(2, lines.Styled(group, "cyan")))
         indent = 4 if fact.current else 6
         if fact.current:
-            blocks.append((indent, safe(fact.sentence)))
+            rows.append(lines.block(indent, lines.safe(fact.sentence)))
         else:
-            replaced = Text(f"before (replaced {_when(fact.valid_until)}): ", style="dim italic")
-            blocks.append((indent, Text.assemble(replaced, safe(fact.sentence, "dim"))))
-        blocks += [(indent, line) for line in _provenance_lines(fact)]
-    return Indented(blocks)
+            replaced = lines.Styled(f"before (replaced {_when(fact.valid_until)}): ", "dim italic")
+            rows.append(lines.block(indent, lines.Styled().append(replaced).append(lines.safe(fact.sentence, "dim"))))
+        rows += [lines.block(indent, line) for line in _provenance_lines(fact)]
+    return rows
+
+
+def _provenance(fact: ShownFact) -> Text:
+    from rich.text import Text
+
+    first, second = _provenance_lines(fact)
+    return Text("\n").join(_rich(line) for line in (first, second))
+
+
+def _rich(line: lines.Styled) -> Text:
+    """A plain styled line as a Rich Text, for the screens Rich lays out."""
+    from rich.text import Text
+
+    text = Text(style=line.style)
+    for part, style in line.spans:
+        text.append(part, style=style or None)
+    return text
 
 
 def chains(chain_list: Iterable[list[ShownFact]], names: dict[str, str]) -> RenderableType:
+    from rich.console import Group
+    from rich.padding import Padding
+    from rich.table import Table
+    from rich.text import Text
+
+    from lumente_cli.views.console import safe
+
     blocks: list[RenderableType] = []
     for chain in chain_list:
         if not chain:

@@ -6,8 +6,6 @@ import json
 import uuid
 from datetime import datetime, timedelta, timezone
 
-import httpx2
-
 from lumente_cli.agent_memory.client import MemoryClient
 from lumente_cli.memory_engine import MemoryEngine
 from lumente_cli.memory_engine.transport import EmbeddedTransport
@@ -44,8 +42,7 @@ def fact(key: str, value: str | None, *, name: str = ENTITY, scope: str | None =
 
 def client_for(engine: MemoryEngine, *, context: str = "local", api_key: str | None = None,
                **kwargs) -> MemoryClient:
-    http = httpx2.Client(base_url="http://engine.test", transport=EmbeddedTransport(engine))
-    return MemoryClient(http, context=context, api_key=api_key, where="test engine", **kwargs)
+    return MemoryClient(EmbeddedTransport(engine), context=context, api_key=api_key, where="test engine", **kwargs)
 
 
 def raw(engine: MemoryEngine, method: str, path: str, body=None, *, query=None, headers=None):

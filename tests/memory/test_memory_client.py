@@ -21,6 +21,7 @@ from lumente_cli.agent_memory.client import (
     MemoryUnavailable,
     remote_client,
 )
+from lumente_cli.agent_memory.http import HttpTransport
 from lumente_cli.agent_memory.wire import FactsRequest, MintKeyBody, Triple, TripleEntity
 
 KEY = "sk-ctx-TOPSECRET-0123456789"
@@ -69,7 +70,7 @@ def make(script: Script, *, api_key: str | None = KEY, timeout: float = 5.0, **k
     t = FakeTime()
     http = httpx2.Client(base_url="https://memory.example/base", transport=httpx2.MockTransport(script),
                          timeout=httpx2.Timeout(timeout))
-    return MemoryClient(http, context="study-prod", api_key=api_key, where="memory at https://memory.example",
+    return MemoryClient(HttpTransport(http), context="study-prod", api_key=api_key, where="memory at https://memory.example",
                         sleep=t.sleep, clock=t.clock, **kw), t
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-import httpx2
 import pytest
 from memhelpers import LEARNER
 from sessions import RecordingTransport
@@ -25,16 +24,12 @@ ENTITY = f"{PSEUDONYM}_{CONCEPT}"
 START = datetime(2026, 3, 1, tzinfo=timezone.utc)
 
 
-class IgnoresAsOf(httpx2.BaseTransport):
+class IgnoresAsOf(EmbeddedTransport):
     """A service that answers every entity read with the current view."""
 
-    def __init__(self, inner: httpx2.BaseTransport) -> None:
-        self.inner = inner
-
-    def handle_request(self, request: httpx2.Request) -> httpx2.Response:
-        url = request.url.copy_remove_param("asOf")
-        return self.inner.handle_request(httpx2.Request(request.method, url, headers=request.headers,
-                                                        content=request.read()))
+    def send(self, method, path, *, params, headers, json_body, time_left=None):
+        kept = {k: v for k, v in (params or {}).items() if k != "asOf"}
+        return super().send(method, path, params=kept, headers=headers, json_body=json_body, time_left=time_left)
 
 
 @pytest.fixture
@@ -44,8 +39,7 @@ def recorder(engine) -> RecordingTransport:
 
 @pytest.fixture
 def reader(recorder) -> MemoryClient:
-    http = httpx2.Client(base_url="http://engine.test", transport=recorder)
-    return MemoryClient(http, context="local", where="recorded engine")
+    return MemoryClient(recorder, context="local", where="recorded engine")
 
 
 def session(client: MemoryClient, n: int, minute: int) -> dict[str, str]:
@@ -145,8 +139,7 @@ def test_a_service_that_ignores_as_of_gives_the_same_answers(engine, client):
     session(client, 1, 0)
     before = session(client, 2, 10)
     this = set(session(client, 3, 20).values())
-    http = httpx2.Client(base_url="http://engine.test", transport=IgnoresAsOf(EmbeddedTransport(engine)))
-    ignoring = MemoryClient(http, context="local", where="ignores asOf")
+    ignoring = MemoryClient(IgnoresAsOf(engine), context="local", where="ignores asOf")
     assert recalled(ignoring, this) == before
     assert shown(ignoring) == shown(client)
     ignoring.close()
