@@ -444,6 +444,12 @@ def test_which_after_a_verb_of_choosing_is_a_question_word_not_a_new_clause() ->
     assert [len(s) for s in lang.read("it keeps a copy, which is faster")] == [2]
 
 
+def test_instead_of_y_denies_y_inside_its_clause() -> None:
+    [[clause]] = lang.read("set the balance to 100 instead of adding 10")
+    assert clause.negations_before[clause.words.index("adding")] and not clause.negations_before[0]
+    assert [len(s) for s in lang.read("people think it is slow; instead it is fast")] == [1, 2]
+
+
 def test_while_splits_clauses_but_a_while_loop_is_a_loop() -> None:
     assert len(lang.clauses("recursion is exactly the same as a while loop")) == 1
     assert len(lang.clauses("it runs while true holds")) == 1

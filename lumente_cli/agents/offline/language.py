@@ -27,11 +27,14 @@ _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
 _WORD = re.compile(r"[a-z0-9+#]+")
 _SENTENCE_SPLIT = re.compile(r"[.!?;\n]+(?:\s|$)|[!?;\n]+")
 _SENTENCE_ENDS = re.compile(r"([.!?;\n]+(?:\s|$)|[!?;\n]+)")
-# 'a while loop' is a loop, not a second clause; 'while' splits otherwise.
+# 'a while loop' is a loop, not a second clause; 'while' splits otherwise. 'Instead of Y'
+# stays in its clause, where 'instead' denies Y ('set it to 100 instead of adding 10');
+# 'instead' on its own turns to a new claim.
 _CLAUSE_SPLIT = re.compile(
-    r",|:|\(|\)|—|–|\s-\s|\b(?:but|whereas|although|though|however|unlike|instead|vs|versus|so|because|bc|cuz|coz|since"
+    r",|:|\(|\)|—|–|\s-\s|\b(?:but|whereas|although|though|however|unlike|vs|versus|so|because|bc|cuz|coz|since"
     r"|therefore|thus|hence|which|otherwise|then|yet|whereby)\b"
     r"|(?<!\ba )(?<!\bthe )(?<!\bany )(?<!\bone )\bwhile\b(?!\s+(?:loop|loops|true|statement|block)\b)"
+    r"|\binstead\b(?!\s+of\b)"
 )
 _AND = re.compile(r"\band\b")
 # A finite verb on both sides of "and" marks two clauses ("hashing is one way and
