@@ -246,6 +246,19 @@ def test_pasted_or_lightly_reworded_text_that_was_shown_covers_nothing() -> None
     assert verdict(PART["worked_example"], Shown(worked_example=PART["worked_example"])) == "missing"
 
 
+def test_an_echo_padded_with_vague_words_is_still_an_echo() -> None:
+    question = "Which bigger family does hashing belong to, and what is it used for?"
+    part = CONCEPT.supraordinate.model_copy(update={"question": question})
+    echo = "hashing belongs to a bigger family of things, and it is used for the stuff it is used for"
+    assert evaluator.analyse(part, echo, shown=Shown(prompt=question), own=["hashing"]).copied
+
+
+def test_one_shared_word_is_not_a_copy() -> None:
+    shown = Shown(cues=("Think about the main branch.",))
+    j = evaluator.analyse(CONCEPT.supraordinate, "the main thing: it is cryptography and one-way", shown=shown)
+    assert not j.copied and [kp.id for kp in j.covered] == ["family", "one_way"]
+
+
 def test_a_shown_cue_with_its_words_shuffled_is_still_a_copy() -> None:
     shown = Shown(cues=("The same input always gives the same digest.",))
     answer = "hashing comes from cryptography and you can never undo it, and for the same input: always the same digest, it gives"

@@ -41,6 +41,7 @@ LIST_LONG_ITEM = 5
 # A clause is a copy of a short text shown (a question, a cue) when this share of its
 # content words come from it, in any order.
 BAG_COPY_SHARE = 0.8
+BAG_COPY_MIN_WORDS = 2
 # ...and of a long text (worked example, reference, hint) when this share of its pairs
 # of consecutive content words appear there in the same order.
 ORDERED_COPY_SHARE = 0.6
@@ -138,16 +139,24 @@ def _ordered_copy(content: list[str], sources: tuple[frozenset[tuple[str, str]],
     return any(sum(p in source for p in pairs) / len(pairs) >= share for source in sources)
 
 
+# Words that stand in for an idea without saying it: an echo padded with them is still an echo
+# ('it belongs to a bigger group of things, and it is used for the things it is used for').
+_VAGUE = frozenset("thing things stuff something anything everything whatever kind kinds sort sorts way ways".split())
+
+
 def _content(ws: Iterable[str], own: frozenset[str]) -> list[str]:
-    return [s for w in ws if w not in lang.FUNCTION_WORDS and (s := lang.stem(w)) not in own]
+    return [s for w in ws if w not in lang.FUNCTION_WORDS and w not in _VAGUE and (s := lang.stem(w)) not in own]
 
 
-def _copied(clause: lang.Clause, src: _Sources) -> bool:
+def _copied(clause: lang.Clause, src: _Sources, *, beside_a_copy: bool = False) -> bool:
     content = _content(clause.words, src.own)
     if not content:
         return False
     bag = set(content)
-    if any(len(bag & b) / len(bag) >= BAG_COPY_SHARE for b in src.bags):
+    # One word ('the main thing is') is anyone's wording, not a copy, unless it is a piece
+    # of a copied text that punctuation cut off ('for the same input: always the same digest').
+    if (len(bag) >= BAG_COPY_MIN_WORDS or beside_a_copy) and any(
+            len(bag & b) / len(bag) >= BAG_COPY_SHARE for b in src.bags):
         return True
     return _ordered_copy(content, src.shown_pairs, ORDERED_COPY_MIN_PAIRS, ORDERED_COPY_SHARE)
 
@@ -161,13 +170,12 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     copied_any = False
     own_clauses: list[list[lang.Clause]] = []
     for clauses in sentences:
-        kept = []
-        for clause in clauses:
-            if src is not None and _copied(clause, src):
-                copied_any = True
-            else:
-                kept.append(clause)
-        own_clauses.append(kept)
+        copied = [src is not None and _copied(clause, src) for clause in clauses]
+        if src is not None:
+            copied = [c or _copied(clause, src, beside_a_copy=any(copied[max(0, i - 1) : i + 2]))
+                      for i, (clause, c) in enumerate(zip(clauses, copied, strict=True))]
+        copied_any = copied_any or any(copied)
+        own_clauses.append([clause for clause, c in zip(clauses, copied, strict=True) if not c])
 
     covered = [kp for kp in part.key_points if _asserted(kp.accept, own_clauses)]
     named = [kp for kp in part.key_points if kp not in covered and kp.names and _asserted(kp.names, own_clauses)]
