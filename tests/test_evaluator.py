@@ -110,6 +110,7 @@ def test_a_denial_does_not_reach_into_a_clause_of_its_own(answer: str) -> None:
         # The one-word phrasing 'cryptograph', at the end of a long noun phrase.
         "hashing is not a tool of modern applied cryptography; it is one-way and the same input gives the same digest",
         "hashing is not part of cryptography at all. it is one-way and the same input gives the same digest",
+        "hashing is not really a tool of applied cryptography; it is one-way and the same input gives the same digest",
     ],
 )
 def test_saying_what_kind_of_thing_it_is_not_denies_the_category(answer: str) -> None:

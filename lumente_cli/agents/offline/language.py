@@ -618,6 +618,8 @@ _MODALS = frozenset({"can", "could", "will", "would", "may", "might"})
 _LINKING = frozenset({"be", "become", "get", "stay", "remain", "really", "actually", "always", "necessarily", "fully",
                       "truly", "entirely", "completely", "even", "quite", "just"})
 _NOUN_PHRASE_OPENERS = frozenset({"a", "an", "the", "part", "one"})
+# Hedges between 'not' and what is denied: 'is not basically one of the injection flaws'.
+_HEDGES = frozenset({"really", "actually", "basically", "simply", "merely", "exactly", "necessarily", "even", "quite"})
 
 
 def _agrees(stem_: str, agreeing: frozenset[str]) -> bool:
@@ -634,7 +636,8 @@ def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_w
         # '...create it only if it does not exist': the 'not' is inside a condition.
         if w not in DENYING or any(x in _CONDITIONAL for x in c.words[:i]):
             continue
-        is_not_a = 0 < i < len(c.words) - 1 and c.words[i - 1] in _COPULAS and c.words[i + 1] in _NOUN_PHRASE_OPENERS
+        after = [x for x in c.words[i + 1 : i + 4] if x not in _HEDGES][:1]
+        is_not_a = i > 0 and c.words[i - 1] in _COPULAS and after[:1] != [] and after[0] in _NOUN_PHRASE_OPENERS
         # 'HTTP is not stateless', 'entries cannot become stale': the word right after is the
         # claim. Not in a purpose ('...so it is not flaky', 'so one client cannot hog it') and
         # not after 'must' or 'should' ('the steps must not be interleaved'): they say what a
