@@ -110,6 +110,14 @@ def test_a_hardcoded_secret_is_located_but_never_shown(tmp_path, concepts):
     assert "rk_live_51HxQv2eZvKYlo2C0abc" not in json.dumps(result.to_json())
 
 
+def test_a_template_that_marks_html_safe_is_risky_but_a_pipe_in_plain_text_is_not(tmp_path, concepts):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "comment.html").write_text("<p>{{ comment.body|safe }}</p>\n")
+    (tmp_path / "notes.toml").write_text('words = "fine|okay|ok|safe|harmless"\n')
+    xss = by_concept(scan(tmp_path, concepts))["xss"]
+    assert xss.risky and lines(xss) == {("templates/comment.html", 1)}
+
+
 def test_limits_stop_the_scan_and_say_so(tmp_path, concepts):
     for i in range(5):
         (tmp_path / f"m{i}.py").write_text("import jwt\n")
