@@ -109,8 +109,7 @@ class _Sources:
     own: frozenset[str]  # the concept's own name: saying it is not copying
 
 
-def _sources(part: Part, shown: Shown, own: Iterable[str]) -> _Sources:
-    own_stems = frozenset(lang.stem(w) for text in own for w in lang.words(text))
+def _sources(part: Part, shown: Shown, own_stems: frozenset[str]) -> _Sources:
     short = [part.question, shown.prompt, *shown.cues]
     shown_long = [shown.worked_example, *shown.hints]
     everything = [part.reference, part.worked_example, *part.hints, *part.cues, *part.guided, *shown_long, *short]
@@ -166,13 +165,15 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     own words are read (no copy check): that is how content tests judge a cue or a
     reference as if a student had written it."""
     sentences = lang.read(answer)
-    src = _sources(part, shown, own) if shown is not None else None
+    own_stems = frozenset(lang.stem(w) for text in own for w in lang.words(text))
+    src = _sources(part, shown, own_stems) if shown is not None else None
     copied_any = False
     own_clauses: list[list[lang.Clause]] = []
     for clauses in sentences:
         copied = [src is not None and _copied(clause, src) for clause in clauses]
-        if src is not None:
-            copied = [c or _copied(clause, src, beside_a_copy=any(copied[max(0, i - 1) : i + 2]))
+        if src is not None and any(copied):
+            # A second look only beside a copy, where a one-word clause may be a piece of it.
+            copied = [c or (any(copied[max(0, i - 1) : i + 2]) and _copied(clause, src, beside_a_copy=True))
                       for i, (clause, c) in enumerate(zip(clauses, copied, strict=True))]
         copied_any = copied_any or any(copied)
         own_clauses.append([clause for clause, c in zip(clauses, copied, strict=True) if not c])
@@ -208,7 +209,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
         # Everything the answer says came from the screen: an echo, not an answer.
         if copied_any and not any(_content(c.words, src.own) for s in own_clauses for c in s):
             whole_copy = True
-    off_topic = _off_topic(part, answer, own)
+    off_topic = _off_topic(part, answer, own_stems)
     return Judgement(covered, confusions, _listed(answer, len(covered)), whole_copy, named, refuted, denied, off_topic)
 
 
@@ -235,14 +236,14 @@ def _vocabulary(part: Part) -> frozenset[str]:
     return vocabulary
 
 
-def _off_topic(part: Part, answer: str, own: Iterable[str]) -> bool:
+def _off_topic(part: Part, answer: str, own_stems: frozenset[str]) -> bool:
     """Most of the answer's content words are words this part never uses (the concept's
     own names count as its words)."""
     content = [lang.stem(w) for w in lang.words(answer) if w not in lang.FUNCTION_WORDS]
     if len(content) < OFF_TOPIC_MIN_WORDS:
         return False
-    vocabulary = _vocabulary(part) | {lang.stem(w) for text in own for w in lang.words(text)}
-    return sum(s in vocabulary for s in content) / len(content) < OFF_TOPIC_SHARE
+    vocabulary = _vocabulary(part)
+    return sum(s in vocabulary or s in own_stems for s in content) / len(content) < OFF_TOPIC_SHARE
 
 
 def _agreeing(kp: KeyPoint) -> frozenset[str]:

@@ -614,7 +614,7 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
 # kind of thing the subject is said not to be, however long ('not a web request-forgery
 # attack of the confused-deputy type').
 _COPULAS = frozenset({"is", "are", "was", "were", "be", "being"})
-_MODALS = frozenset({"can", "could", "will", "would", "may", "might"})
+_BEFORE_A_CLAIM = _COPULAS | frozenset({"can", "could", "will", "would", "may", "might"})
 _LINKING = frozenset({"be", "become", "get", "stay", "remain", "really", "actually", "always", "necessarily", "fully",
                       "truly", "entirely", "completely", "even", "quite", "just"})
 _NOUN_PHRASE_OPENERS = frozenset({"a", "an", "the", "part", "one"})
@@ -636,24 +636,22 @@ def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_w
         # '...create it only if it does not exist': the 'not' is inside a condition.
         if w not in DENYING or any(x in _CONDITIONAL for x in c.words[:i]):
             continue
-        after = [x for x in c.words[i + 1 : i + 4] if x not in _HEDGES][:1]
-        is_not_a = i > 0 and c.words[i - 1] in _COPULAS and after[:1] != [] and after[0] in _NOUN_PHRASE_OPENERS
-        # 'HTTP is not stateless', 'entries cannot become stale': the word right after is the
-        # claim. Not in a purpose ('...so it is not flaky', 'so one client cannot hog it') and
-        # not after 'must' or 'should' ('the steps must not be interleaved'): they say what a
-        # thing prevents or forbids.
-        is_not_what = (0 < i < len(c.words) - 1 and c.words[i - 1] in _COPULAS | _MODALS
-                       and c.separator not in _CONSEQUENCE)
-        if one_word and not (is_not_a or is_not_what):
-            continue
-        # Count the reach in content words: 'does not leave the server in the same state'.
-        ahead = [s for s in _content_ahead(c, i, noun_phrase=is_not_a) if not _agrees(s, agreeing) or s in flipped]
+        opener = next((x for x in c.words[i + 1 : i + 4] if x not in _HEDGES), None)
+        is_not_a = i > 0 and c.words[i - 1] in _COPULAS and opener in _NOUN_PHRASE_OPENERS
         if one_word and not is_not_a:
-            # Only the very next word, past an adverb or a linking verb: 'is not really
-            # stateless', 'can not become stale'; 'a hash is not for secrecy' says what a
-            # hash is not for, not that secrecy is wrong.
-            nxt = [(x, st) for x, st in zip(c.words[i + 1 :], c.stems[i + 1 :]) if x not in _LINKING]
-            ahead = [st for x, st in nxt[:1] if x not in FUNCTION_WORDS and (not _agrees(st, agreeing) or st in flipped)]
+            # 'HTTP is not stateless', 'entries cannot become stale': the word right after is the
+            # claim. Not in a purpose ('...so it is not flaky', 'so one client cannot hog it') and
+            # not after 'must' or 'should' ('the steps must not be interleaved'): they say what a
+            # thing prevents or forbids. Only that next word, past an adverb or a linking verb;
+            # 'a hash is not for secrecy' says what a hash is not for, not that secrecy is wrong.
+            if not (0 < i < len(c.words) - 1 and c.words[i - 1] in _BEFORE_A_CLAIM and c.separator not in _CONSEQUENCE):
+                continue
+            nxt = next(((x, st) for x, st in zip(c.words[i + 1 :], c.stems[i + 1 :]) if x not in _LINKING), None)
+            reached = [nxt[1]] if nxt and nxt[0] not in FUNCTION_WORDS else []
+        else:
+            # Count the reach in content words: 'does not leave the server in the same state'.
+            reached = _content_ahead(c, i, noun_phrase=is_not_a)
+        ahead = [s for s in reached if not _agrees(s, agreeing) or s in flipped]
         if any(word_matches(t, s) for s in ahead for t in terms):
             return True
     return False
@@ -672,6 +670,8 @@ def _qualified(c: Clause, after: list[Clause]) -> bool:
 # A clause and the consequence it draws ('asyncio is single-threaded, so races can't
 # happen') make one claim, and a misconception may span them.
 _CONSEQUENCE = frozenset({"so", "because", "bc", "cuz", "coz", "since", "therefore", "thus", "hence"})
+# ...and a condition leads to the clause after its 'then' or its comma.
+_CONDITION_OPENERS = (("if",), ("when",))
 
 
 def with_consequences(clauses: list[Clause]) -> list[Clause]:
@@ -682,7 +682,7 @@ def with_consequences(clauses: list[Clause]) -> list[Clause]:
     for a, b in zip(clauses, clauses[1:], strict=False):
         if a.refuted or b.refuted:
             continue
-        if b.separator in _CONSEQUENCE or (b.separator in ("then", ",") and a.words[:1] in (("if",), ("when",))):
+        if b.separator in _CONSEQUENCE or (b.separator in ("then", ",") and a.words[:1] in _CONDITION_OPENERS):
             # Each part keeps its own negations: 'can't' in the consequence denies only it.
             # A condition and what it leads to ('if the prompt is strict, injection can't
             # happen') are one claim too.
