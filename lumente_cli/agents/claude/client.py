@@ -23,9 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover - annotations only
     import httpx2
 
 DEFAULT_MODEL = "claude-sonnet-5-5"
-"""A current Sonnet: good judgement on short replies at a moderate price. The SDK
-does not mark it deprecated (unlike `claude-sonnet-4-5`, whose end of life is
-2026-11-30); `LUMENTE_MODEL` overrides it."""
+"""A current Sonnet: good judgement on short replies at a moderate price, which
+the SDK does not mark deprecated; `LUMENTE_MODEL` overrides it."""
 
 # Timeouts and retries for an interactive tool.
 #
