@@ -8,7 +8,7 @@ read measured in the same run:
 * recall (`facts_of`), the normal case: one current-view entity read;
 * recall when this session's rows are the newest, so the row before each is
   needed (the app's bounded read of one older row);
-* `memory show` (`current_facts`): each value and the one it replaced;
+* `memory show` (`current_facts`): each key's current value;
 * an entity read `asOf` halfway back;
 * the history of one key, which returns every row by contract (docs/spec/agent-memory-contract.md §3.3).
 
@@ -101,13 +101,13 @@ def reads(client: MemoryClient, me: Learner) -> dict[str, Callable[[], object]]:
     left_out = facts_of(client, ENTITY_TYPE, me.entity, exclude_ids=this_session)
     assert len(left_out) == 8 and {f.id for f in left_out} <= previous
     shown = current_facts(client, me.pseudonym, [CONCEPT_ID], as_of=None, read_counts=no_reads)
-    assert len(shown) == 2 * len(PRACTICE_KEYS) and {s.id for s in shown if not s.current} == previous
+    assert len(shown) == len(PRACTICE_KEYS) and {s.supersedes for s in shown} == previous
     assert len(client.history(ENTITY_TYPE, me.entity, F.GAP_KEY)) == n
     return {
         "recall (facts_of)": lambda: facts_of(client, ENTITY_TYPE, me.entity),
         "recall, this session's rows left out": lambda: facts_of(client, ENTITY_TYPE, me.entity,
                                                                   exclude_ids=this_session),
-        "memory show (each value and the one it replaced)": lambda: current_facts(
+        "memory show (current values)": lambda: current_facts(
             client, me.pseudonym, [CONCEPT_ID], as_of=None, read_counts=no_reads),
         "entity read asOf halfway back": lambda: client.entity(ENTITY_TYPE, me.entity, as_of=halfway),
         "history of one key (every row)": lambda: client.history(ENTITY_TYPE, me.entity, F.GAP_KEY),

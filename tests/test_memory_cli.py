@@ -49,24 +49,32 @@ def test_show_lists_current_facts_grouped_with_ids_provenance_and_reads(two_conc
     assert all(f["id"].startswith("attribute:") for f in shown["facts"])
     gap = next(f for f in current if f["key"] == "gap")
     assert gap["sentence"] == "Last time on JWT you guessed 7 and proved 8."
-    # beside it, the value it replaced: what the second session's coach was given
-    before = next(f for f in shown["facts"] if f["id"] == gap["supersedes"])
+    assert all(f["current"] for f in shown["facts"])  # only what is remembered now
+    # it names the value it replaced (what the second session's coach was
+    # given), which `memory history` shows
+    assert gap["supersedes"] not in {f["id"] for f in shown["facts"]}
+    chain = next(c for c in doc("memory", "history", "jwt")["chains"] if c["key"] == "gap")["rows"]
+    before = next(r for r in chain if r["id"] == gap["supersedes"])
     assert before["current"] is False and before["superseded_by"] == gap["id"] and before["valid_until"]
     assert before["sentence"] == "Last time on JWT you guessed 4 and proved 8." and before["reads"] >= 1
     only_jwt = doc("memory", "show", "jwt")
     assert {f["concept"] for f in only_jwt["facts"]} == {"jwt"}
     human = lumente("memory", "show")
     assert "JWT" in human.stdout and "OAuth" in human.stdout and "Calibration" in human.stdout
-    assert "source upsert, trust 0.95" in human.stdout and "before (replaced" in human.stdout
+    assert "source upsert, trust 0.95" in human.stdout and f"replaced {gap['supersedes']}" in human.stdout
+    assert "lumente memory history" in human.stdout
 
 
-def test_every_id_a_session_cites_is_listed_by_memory_show():
+def test_every_id_a_session_cites_is_named_by_memory_show_and_shown_by_history():
     assert lumente("practice", "jwt", input=HELPED).exit_code == 0
     second = lumente("practice", "jwt", "--json", input=HELPED)
-    cited = {c["id"] for e in second.events() if e["event"] in ("hint", "coach") for c in e["citations"]}
+    cited = {c["id"]: c["sentence"] for e in second.events() if e["event"] in ("hint", "coach")
+             for c in e["citations"]}
     assert cited
-    listed = {f["id"] for f in doc("memory", "show")["facts"]}
-    assert cited <= listed
+    named = {i for f in doc("memory", "show")["facts"] for i in (f["id"], f["supersedes"])}
+    assert set(cited) <= named
+    kept = {r["id"]: r["sentence"] for c in doc("memory", "history")["chains"] for r in c["rows"]}
+    assert all(kept[i] == sentence for i, sentence in cited.items())
 
 
 def test_history_shows_each_chain_newest_first_with_what_replaced_it(two_concepts):

@@ -21,7 +21,7 @@ class Holdings:
     pseudonym: str
     scope: str
     concepts: tuple[str, ...]
-    facts: int  # current facts memory holds (each with the value it replaced)
+    facts: int  # current facts memory holds (the values they replaced are erased with them)
     pending: int  # facts waiting in the local outbox
     learner_id: int | None  # the local learner, if they ever practised on this machine
 

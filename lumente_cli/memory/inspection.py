@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from lumente_cli.memory import facts as F
 from lumente_cli.memory.facts import ENTITY_TYPE
-from lumente_cli.memory.replaced import replaced_rows
 from lumente_cli.parts import PARTS, PartKey
 from lumente_cli.timeutil import parse_stamp
 
@@ -32,7 +31,7 @@ class ShownFact:
     source_kind: str | None
     trust: float | None
     reads: int = 0
-    current: bool = True  # False: the value a current fact replaced, shown beside it
+    current: bool = True  # False: a row a later value replaced (`memory history`)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -85,29 +84,18 @@ def current_facts(
     client: MemoryClient, pseudonym: str, concepts: list[str], *, as_of: str | None, read_counts: Any,
     deadline: float | None = None,
 ) -> list[ShownFact]:
-    """Each key's current value, and right after it the value it replaced.
+    """Each key's current value: one entity read per concept.
 
-    The replaced value is what the latest session's hint giver and coach were
-    given and may have cited, so a student checking a citation finds it here,
-    marked as replaced (as the app's Memory sheet showed "the last result and
-    the one before it"). The replaced rows come from bounded `asOf` reads
-    (`replaced.py`); a key's full history is read only for one not found so."""
-    rows: list[tuple[str, AttributeDetail, bool]] = []
+    What a value replaced is named by its `supersedes` ID; the values
+    themselves are `memory history`'s to show, so this read does not grow
+    with the number of keys or sessions."""
+    rows: list[tuple[str, AttributeDetail]] = []
     for concept in concepts:
-        name = f"{pseudonym}_{concept}"
-        view = client.entity(ENTITY_TYPE, name, as_of=as_of, deadline=deadline)
-        current = view.attributes if view is not None else []
-        replaced = replaced_rows(client, ENTITY_TYPE, name, current, deadline=deadline)
-        for row in current:
-            rows.append((concept, row, True))
-            if row.id in replaced:
-                rows.append((concept, replaced[row.id], False))
-            elif row.supersedes:
-                chain = client.history(ENTITY_TYPE, name, row.key, deadline=deadline)
-                rows += [(concept, old, False) for old in chain if old.id == row.supersedes]
-    reads = read_counts([r.id for _, r, _ in rows])
-    out = [shown(c, r, reads, current=now) for c, r, now in rows]
-    return sorted(out, key=lambda s: (s.concept, key_order(s.key), not s.current))
+        view = client.entity(ENTITY_TYPE, f"{pseudonym}_{concept}", as_of=as_of, deadline=deadline)
+        rows += [(concept, row) for row in (view.attributes if view is not None else [])]
+    reads = read_counts([r.id for _, r in rows])
+    out = [shown(c, r, reads) for c, r in rows]
+    return sorted(out, key=lambda s: (s.concept, key_order(s.key)))
 
 
 def history_facts(

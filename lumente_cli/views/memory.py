@@ -49,13 +49,14 @@ def remembered(facts: list[ShownFact], names: dict[str, str], *, as_of: str | No
         if _group_label(fact) != group:
             group = _group_label(fact)
             rows.append(lines.block(2, lines.Styled(group, "cyan")))
-        indent = 4 if fact.current else 6
-        if fact.current:
-            rows.append(lines.block(indent, lines.safe(fact.sentence)))
-        else:
-            replaced = lines.Styled(f"before (replaced {_when(fact.valid_until)}): ", "dim italic")
-            rows.append(lines.block(indent, lines.Styled().append(replaced).append(lines.safe(fact.sentence, "dim"))))
-        rows += [lines.block(indent, line) for line in _provenance_lines(fact)]
+        rows.append(lines.block(4, lines.safe(fact.sentence)))
+        rows += [lines.block(4, line) for line in _provenance_lines(fact)]
+        if fact.supersedes:  # its value, and every earlier one, are `memory history`'s to show
+            rows.append(lines.block(4, lines.safe(f"replaced {fact.supersedes}", "dim")))
+    if any(fact.supersedes for fact in facts):
+        rows.append(lines.block(0, lines.Styled(
+            "Earlier values, such as those your last session's hint giver and coach were given and cited: "
+            "lumente memory history", "dim italic")))
     return rows
 
 

@@ -1,6 +1,7 @@
-"""Recall and `memory show` find the one row before a row with a bounded asOf
-read, and give exactly what reading the key's full history gives: also after
-a late (back-dated) delivery, and against a service that ignores asOf."""
+"""Recall finds the one row before a row with a bounded asOf read, and gives
+exactly what reading the key's full history gives: also after a late
+(back-dated) delivery, and against a service that ignores asOf. `memory show`
+reads only current values, naming the row each replaced."""
 
 from __future__ import annotations
 
@@ -73,9 +74,10 @@ def recalled(client: MemoryClient, exclude: set[str]) -> dict[str, str]:
     return {k: r.id for k, r in newest_rows(client, "topic", ENTITY, exclude_ids=exclude, deadline=None).items()}
 
 
-def shown(client: MemoryClient, as_of: str | None = None) -> list[tuple[str, bool]]:
-    return [(s.id, s.current) for s in current_facts(client, PSEUDONYM, [CONCEPT], as_of=as_of,
-                                                     read_counts=lambda ids: {})]
+def shown(client: MemoryClient, as_of: str | None = None) -> list[tuple[str, str | None]]:
+    """(id, the id it replaced) of each fact `memory show` lists."""
+    return [(s.id, s.supersedes) for s in current_facts(client, PSEUDONYM, [CONCEPT], as_of=as_of,
+                                                        read_counts=lambda ids: {})]
 
 
 def paths(recorder: RecordingTransport) -> list[str]:
@@ -96,31 +98,31 @@ def test_recall_on_a_first_session_reads_nothing_more(client, reader, recorder):
     assert len(recorder.requests) == 1
 
 
-def test_memory_show_finds_each_replaced_row_without_history(client, reader, recorder):
+def test_memory_show_lists_current_values_naming_what_each_replaced_in_one_read(client, reader, recorder):
     first = session(client, 1, 0)
     before = session(client, 2, 10)
     now = session(client, 3, 20)
     got = shown(reader)
-    assert {i for i, current in got if current} == set(now.values())
-    assert {i for i, current in got if not current} == set(before.values())
+    assert {i for i, _ in got} == set(now.values())
+    assert {was for _, was in got} == set(before.values())
     then = shown(reader, as_of=(START + timedelta(minutes=15)).isoformat())  # `memory show --as-of`
-    assert {i for i, current in then if current} == set(before.values())
-    assert {i for i, current in then if not current} == set(first.values())
-    assert not [p for p in paths(recorder) if "/history/" in p]
+    assert {i for i, _ in then} == set(before.values())
+    assert {was for _, was in then} == set(first.values())
+    assert paths(recorder) == [f"topic/{ENTITY}", f"topic/{ENTITY}"]  # one read each, no history
 
 
-def test_a_late_delivery_makes_recall_and_show_fall_back_to_the_full_history(client, reader, recorder):
+def test_a_late_delivery_makes_recall_fall_back_to_the_full_history(client, reader, recorder):
     # Session 2 finished before session 3 but was delivered after it, so the
     # chain runs 1 → 3 → 2 while the known times run 1, 3, 2 (then 4).
     session(client, 1, 0)
     third = session(client, 3, 30)
     late = session(client, 2, 20)
-    assert {i for i, current in shown(reader) if not current} == set(third.values())
+    assert {was for _, was in shown(reader)} == set(third.values())
     this = set(session(client, 4, 40).values())
     # By known time, the newest row before this session is session 3's, not
     # the late one the chain says was replaced.
     assert recalled(reader, this) == third == from_history(client, this)
-    assert {i for i, current in shown(reader) if not current} == set(late.values())
+    assert {was for _, was in shown(reader)} == set(late.values())
     assert [p for p in paths(recorder) if "/history/" in p]
 
 
