@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from lumente_cli.agent_memory.wire.base_shapes import MemoryCategory, Stamp, ResponseBody
 
 
@@ -22,7 +20,7 @@ class Source(ResponseBody):
     valid_from: str | None = None
     span: Span | None = None
     trust: float | None = None
-    derived_from: list[str] = Field(default_factory=list)
+    derived_from: list[str] = []  # pydantic copies a mutable default per instance
 
 
 class AttributeDetail(ResponseBody):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import field_validator
 
 from lumente_cli.agent_memory.wire.base_shapes import InferMode, MemoryCategory, TurnRole, RequestBody, ResponseBody
 from lumente_cli.timeutil import parse_instant
@@ -50,13 +50,13 @@ class FactsRequest(RequestBody):
 
     infer: InferMode = "full"
     text: str | None = None
-    triples: list[Triple] = Field(default_factory=list)
+    triples: list[Triple] = []  # pydantic copies a mutable default per instance
     scopes: list[list[str]] | None = None
     scope: list[str] | None = None
     session_id: str | None = None
     role: TurnRole | None = None
     memory_category: MemoryCategory | None = None
-    labels: list[str] = Field(default_factory=list)
+    labels: list[str] = []
     observed_at: str | None = None
 
     @field_validator("scopes", mode="before")
