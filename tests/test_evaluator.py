@@ -119,6 +119,41 @@ def test_saying_what_kind_of_thing_it_is_not_denies_the_category(answer: str) ->
     assert "opposite of a key idea" in result.feedback
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # 'Does not belong to' says what kind of thing it is not, as 'is not a' does.
+        "hashing does not belong to cryptography. it is one-way and the same input gives the same digest",
+        "hashing doesn't fall under applied cryptography; it is one-way and the same input gives the same digest",
+        # An aside without a verb names what stands before it: the denial reaches it too.
+        "hashing is not a kind of (crypto primitive) tool. it is one-way and the same input gives the same digest",
+    ],
+)
+def test_a_category_denied_with_a_verb_of_belonging_or_through_an_aside_is_denied(answer: str) -> None:
+    assert "family" in [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied]
+    assert verdict(answer) == "missing"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # The aside belongs to 'primitive', before the relative clause that carries the 'never'.
+        "hashing is a crypto primitive nobody ever undoes (a one-way thing): the same input gives the same digest",
+        # An aside that is a clause of its own keeps its own polarity.
+        "it does not keep the input (hashing is cryptography): the same input gives the same digest",
+        # An aside at the end of its clause names what the whole statement says.
+        "you cannot get the input back (crypto primitive): the same input gives the same digest",
+    ],
+)
+def test_a_denial_does_not_reach_an_aside_it_does_not_stand_right_before(answer: str) -> None:
+    assert "family" not in [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied]
+
+
+def test_an_en_dash_between_words_joins_them_and_a_spaced_one_splits() -> None:
+    assert len(lang.read("the Bachmann–Landau notations")[0]) == 1
+    assert len(lang.read("it is one-way – you cannot undo it")[0]) == 2
+
+
 @pytest.mark.parametrize("answer", ["hashing is cryptography and one-way, but it is not deterministic",
                                     "hashing is cryptography and one-way, but it can not really be deterministic"])
 def test_is_not_before_a_one_word_idea_denies_it(answer: str) -> None:

@@ -30,8 +30,9 @@ _SENTENCE_ENDS = re.compile(r"([.!?;\n]+(?:\s|$)|[!?;\n]+)")
 # 'a while loop' is a loop, not a second clause; 'while' splits otherwise. 'Instead of Y'
 # stays in its clause, where 'instead' denies Y ('set it to 100 instead of adding 10');
 # 'instead' on its own turns to a new claim.
+# An en dash between words joins them ('Bachmann–Landau', '2–3'); with a space it splits.
 _CLAUSE_SPLIT = re.compile(
-    r",|:|\(|\)|—|–|\s-\s|\b(?:but|whereas|although|though|however|unlike|vs|versus|so|because|bc|cuz|coz|since"
+    r",|:|\(|\)|—|\s–|–\s|\s-\s|\b(?:but|whereas|although|though|however|unlike|vs|versus|so|because|bc|cuz|coz|since"
     r"|therefore|thus|hence|which|otherwise|then|yet|whereby)\b"
     r"|(?<!\ba )(?<!\bthe )(?<!\bany )(?<!\bone )\bwhile\b(?!\s+(?:loop|loops|true|statement|block)\b)"
     r"|\binstead\b(?!\s+of\b)"
@@ -181,7 +182,31 @@ def _mark_aside(m: re.Match[str]) -> str:
     content = m.group(1).strip()
     whole = content.endswith((".", "!", "?"))
     content = re.sub(r"[.;!?]", " ", content)
+    if _inside_a_denial(content, m.string[: m.start()], m.string[m.end() :]):
+        content = "not " + content
     return " \x00" + content + "\x01" + (". " if whole else " ")
+
+
+def _inside_a_denial(aside: str, before: str, after: str) -> bool:
+    """An aside in the middle of a denied noun phrase names part of what is denied: 'it
+    does not belong to the asymptotic (Bachmann–Landau) notations'. Not an aside with a
+    verb or a denial of its own (it has its own polarity), and not one at the end of its
+    clause, which names what the whole statement says: 'a stolen key does not unlock
+    recorded traffic (forward secrecy)'."""
+    if _has_verb(aside) or any(w in NEGATIONS for w in words(aside)):
+        return False
+    return bool(re.match(r"\s*[\w'\"]", after)) and _denied_so_far(before)
+
+
+def _denied_so_far(before: str) -> bool:
+    """The clause that the text `before` ends in is denied where it ends: its verb is
+    negated ('is not', 'does not belong to') and nothing opens a clause of its own
+    after that ('stuff it never saw in training' denies the seeing, not the stuff)."""
+    start = max((x.end() for x in _SENTENCE_ENDS.finditer(before)), default=0)
+    start = max([start, *(x.end() for x in _CLAUSE_SPLIT.finditer(before, start))])
+    ws = words(before[start:])
+    at = max((i for i, w in enumerate(ws) if w in DENYING), default=None)
+    return at is not None and at > 0 and ws[at - 1] in CLAUSE_VERBS and not any(w in _EMBEDDED for w in ws[at:])
 
 
 def sentences(text: str) -> list[str]:
@@ -618,6 +643,8 @@ _BEFORE_A_CLAIM = _COPULAS | frozenset({"can", "could", "will", "would", "may", 
 _LINKING = frozenset({"be", "become", "get", "stay", "remain", "really", "actually", "always", "necessarily", "fully",
                       "truly", "entirely", "completely", "even", "quite", "just"})
 _NOUN_PHRASE_OPENERS = frozenset({"a", "an", "the", "part", "one"})
+_BELONGING = frozenset({"belong", "fall", "count", "fit", "qualify", "sit"})
+_BELONGING_TO = frozenset({("to",), ("under",), ("as",), ("into",), ("within",), ("among",)})
 # Hedges between 'not' and what is denied: 'is not basically one of the injection flaws'.
 _HEDGES = frozenset({"really", "actually", "basically", "simply", "merely", "exactly", "necessarily", "even", "quite"})
 
@@ -636,8 +663,11 @@ def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_w
         # '...create it only if it does not exist': the 'not' is inside a condition.
         if w not in DENYING or any(x in _CONDITIONAL for x in c.words[:i]):
             continue
-        opener = next((x for x in c.words[i + 1 : i + 4] if x not in _HEDGES), None)
+        at = next((k for k in range(i + 1, min(i + 4, len(c.words))) if c.words[k] not in _HEDGES), None)
+        opener = c.words[at] if at is not None else None
         is_not_a = i > 0 and c.words[i - 1] in _COPULAS and opener in _NOUN_PHRASE_OPENERS
+        # 'does not belong to the asymptotic notations', 'does not fall under access control'.
+        is_not_a = is_not_a or (opener in _BELONGING and c.words[at + 1 : at + 2] in _BELONGING_TO)
         if one_word and not is_not_a:
             # 'HTTP is not stateless', 'entries cannot become stale': the word right after is the
             # claim. Not in a purpose ('...so it is not flaky', 'so one client cannot hog it') and
