@@ -149,6 +149,31 @@ def test_a_denial_does_not_reach_an_aside_it_does_not_stand_right_before(answer:
     assert "family" not in [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied]
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        # A comma between the adjectives of a denied noun phrase does not end the denial.
+        "hashing is not a modern, applied cryptography tool; it is one-way and the same input gives the same digest",
+        "hashing is not the fancy, applied cryptography kind; it is one-way and the same input gives the same digest",
+    ],
+)
+def test_a_comma_between_adjectives_does_not_cut_a_denial_short(answer: str) -> None:
+    assert "family" in [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied]
+    assert verdict(answer) == "missing"
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "it is not a cipher, a cryptography primitive",  # a second noun phrase: a correction
+        "it is not encryption, just cryptography",  # a word that corrects
+        "it is not a cipher, it is cryptography",  # a clause of its own
+    ],
+)
+def test_a_comma_before_a_correction_still_ends_the_denial(sentence: str) -> None:
+    assert len(lang.read(sentence)[0]) == 2
+
+
 def test_an_en_dash_between_words_joins_them_and_a_spaced_one_splits() -> None:
     assert len(lang.read("the Bachmann–Landau notations")[0]) == 1
     assert len(lang.read("it is one-way – you cannot undo it")[0]) == 2

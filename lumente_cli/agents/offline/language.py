@@ -240,7 +240,33 @@ def clause_parts(sentence: str) -> list[tuple[str, str]]:
         separator = m.group(0).strip()
         pos = m.end()
     result.extend(_with_sep(separator, sentence[pos:]))
-    return result
+    return _rejoin_denied_lists(result)
+
+
+# A denial that has reached into a noun phrase and stops at a comma after its first word:
+# 'not a fixed,' 'does not use the opt-in,' 'no fixed,'. The comma is between the noun's
+# adjectives. After two words ('not the only option,') the noun phrase may be complete.
+_DENIED_OPEN_PHRASE = re.compile(
+    r"\b(?:not|never)\b(?:\s+[\w-]+){0,2}?\s+(?:a|an|the)\s+[\w-]+\s*$|\bno\s+[\w-]+\s*$"
+)
+_LIST_CONTINUATION_WORDS = 10
+
+
+def _rejoin_denied_lists(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """'It does not have a fixed, model-specific size': the comma between adjectives is
+    not a clause break, and the denial reaches the whole noun phrase. Only where what
+    follows is a short run with no verb and no word of its own that turns or corrects
+    ('not a hash, a MAC', 'not encryption, just encoding' stay split)."""
+    out: list[tuple[str, str]] = []
+    for separator, text in parts:
+        ws = words(text)
+        if (out and separator == "," and _DENIED_OPEN_PHRASE.search(out[-1][1])
+                and 0 < len(ws) <= _LIST_CONTINUATION_WORDS and ws[0] not in FUNCTION_WORDS
+                and ws[0] not in NEGATIONS and not _has_verb(text)):
+            out[-1] = (out[-1][0], out[-1][1] + " " + text)
+            continue
+        out.append((separator, text))
+    return out
 
 
 def _with_sep(separator: str, text: str) -> list[tuple[str, str]]:
