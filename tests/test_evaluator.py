@@ -577,3 +577,58 @@ def test_a_denial_of_a_default_is_not_a_denial_of_the_idea() -> None:
     assert lang.denies(phrasing, lang.read("docker sets no memory limit")[0])
     assert not lang.denies(phrasing, lang.read("docker sets no memory limit by default")[0])
     assert not lang.denies(phrasing, lang.read("docker sets no memory limit unless you pass --memory")[0])
+
+
+def test_a_denied_list_of_adjectives_keeps_its_denial_to_the_noun() -> None:
+    assert len(lang.read("a lockfile is not an exact, pinned, reproducible record of the tree")[0]) == 1
+
+
+def test_saying_something_does_not_count_denies_it() -> None:
+    clause = lang.read("instructions hidden in documents do not count")[0][0]
+    assert clause.denied_after[clause.words.index("documents")]
+
+
+def test_w_slash_o_is_without() -> None:
+    assert lang.normalise("decoded w/o the schema, w/ a key") == "decoded without the schema, with a key"
+
+
+def test_cannot_without_is_a_need_for_what_follows_without() -> None:
+    schema = lang.compile_phrasing("schema decode|read")
+    assert not lang.denies(schema, lang.read("it can't be decoded without the schema")[0])
+    # ...but what comes before 'without' is still denied: local work, here.
+    local = lang.compile_phrasing("git local|locally")
+    assert lang.denies(local, lang.read("git can't do anything locally without a github account")[0])
+
+
+def test_a_compound_is_denied_only_as_a_whole() -> None:
+    phrasing = lang.compile_phrasing("csrf|xsrf token|samesite|anti-csrf")
+    clauses = lang.read("cors is not anti-csrf")[0]
+    assert not lang.denies(phrasing, clauses, frozenset({"csrf"}))
+    assert lang.denies(phrasing, clauses)
+
+
+def test_agreement_reaches_the_synonyms_of_a_short_term_only() -> None:
+    agreeing = frozenset({"referenc", "column", "index"})
+    clauses = lang.read("declaring it does not index the child column")[0]
+    assert not lang.denies(lang.compile_phrasing("referencing|child column"), clauses, agreeing)
+    # A long run of alternatives lists related words: 'child' among them is no synonym.
+    assert lang.denies(lang.compile_phrasing("referencing|child|parent|table|row column"), clauses, agreeing)
+
+
+def test_keeps_no_denies_the_keeping_too() -> None:
+    assert {lang.stem("keeps"), lang.stem("session")} <= lang.denied_in("the server keeps no session")
+
+
+def test_no_before_a_subject_and_its_verb_denies_the_whole_clause() -> None:
+    clause = lang.read("and no provider signs with a key pair")[0][0]
+    assert clause.negations_before[clause.words.index("pair")] == 1
+    # As a determiner of an object, or before 'and', it denies its noun only.
+    short = lang.read("no key and anybody can decode it")[0][0]
+    assert short.negations_before[short.words.index("decode")] == 0
+
+
+def test_in_a_classification_a_clause_about_another_kind_denies_nothing() -> None:
+    # 'one way' is denied in a clause labelled with another key point: a contrast of kinds.
+    answer = "crypto primitive: it is not one-way. the same input gives the same digest"
+    assert [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied] == ["one_way"]
+    assert evaluator.analyse(CONCEPT.supraordinate, answer, kinds=True).denied == []

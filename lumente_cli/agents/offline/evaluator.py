@@ -160,10 +160,12 @@ def _copied(clause: lang.Clause, src: _Sources, *, beside_a_copy: bool = False) 
     return _ordered_copy(content, src.shown_pairs, ORDERED_COPY_MIN_PAIRS, ORDERED_COPY_SHARE)
 
 
-def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterable[str] = ()) -> Judgement:
+def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterable[str] = (),
+            kinds: bool = False) -> Judgement:
     """What the answer asserts, in its own words. Without `shown`, only the answer's
     own words are read (no copy check): that is how content tests judge a cue or a
-    reference as if a student had written it."""
+    reference as if a student had written it. `kinds`: the part classifies, and its key
+    points are kinds, which an answer tells apart by what one has and another lacks."""
     sentences = lang.read(answer)
     own_stems = frozenset(lang.stem(w) for text in own for w in lang.words(text))
     src = _sources(part, shown, own_stems) if shown is not None else None
@@ -182,7 +184,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     named = [kp for kp in part.key_points if kp not in covered and kp.names and _asserted(kp.names, own_clauses)]
     denied = [
         kp for kp in part.key_points
-        if any(lang.denies(lang.compile_phrasing(p), s, _agreeing(kp)) for p in kp.accept for s in own_clauses)
+        if any(_denied(part, kp, lang.compile_phrasing(p), s, kinds) for p in kp.accept for s in own_clauses)
     ]
     confusions: list[Confusion] = []
     refuted: list[Confusion] = []
@@ -246,6 +248,23 @@ def _off_topic(part: Part, answer: str, own_stems: frozenset[str]) -> bool:
     return sum(s in vocabulary or s in own_stems for s in content) / len(content) < OFF_TOPIC_SHARE
 
 
+def _denied(part: Part, kp: KeyPoint, phrasing: lang.Phrasing, sentence: list[lang.Clause], kinds: bool) -> bool:
+    agreeing = _agreeing(kp)
+    if not lang.denies(phrasing, sentence, agreeing):
+        return False
+    if not kinds:
+        return True
+    # A clause about another kind says what that kind lacks ('blind: the page shows no data',
+    # 'the blind type, where the page never shows data'): no denial of the kind that has it.
+    for n, clause in enumerate(sentence):
+        if not lang.denies(phrasing, sentence[n : n + 2], agreeing) or lang.denies(phrasing, sentence[n + 1 : n + 2], agreeing):
+            continue
+        about = [sentence[n - 1], clause] if n and clause.separator == ":" else [clause]
+        if not any(other is not kp and _asserted([*other.accept, *other.names], [about]) for other in part.key_points):
+            return True
+    return False
+
+
 def _agreeing(kp: KeyPoint) -> frozenset[str]:
     """What the key idea itself denies ('CORS is not a CSRF defence'): an answer that
     says 'not' before those words agrees with it."""
@@ -293,7 +312,7 @@ def evaluate(
     if not text or _DONT_KNOW.match(lang.normalise(text).strip(" .!")):
         return Evaluation(verdict="missing", feedback=f"Nothing to judge yet. A place to start: {first.nudge}", covered=[])
     own = [concept.id, concept.name, concept.full_name or "", *concept.aliases]
-    j = analyse(part, text, shown=shown or Shown(), own=own)
+    j = analyse(part, text, shown=shown or Shown(), own=own, kinds=key == "subordinate")
     verdict = verdict_for(part, j)
     need = part.needed_for_solid
     n = len(j.covered)

@@ -21,6 +21,9 @@ _CONTRACTIONS = [
     (re.compile(r"\bcant\b"), "can not"),
     (re.compile(r"\bwont\b"), "will not"),
     (re.compile(r"\b(do|does|did|is|are|was|were|has|have|had|could|should|would|must|need)nt\b"), r"\1 not"),
+    # Shorthand: 'w/o the schema' is 'without the schema', 'w/ a token' is 'with a token'.
+    (re.compile(r"\bw/o\b"), "without"),
+    (re.compile(r"\bw/(?=\s|$)"), "with"),
 ]
 # A full stop after these abbreviations does not end a sentence ("hashing vs. encryption").
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
@@ -258,13 +261,16 @@ def _rejoin_denied_lists(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
     follows is a short run with no verb and no word of its own that turns or corrects
     ('not a hash, a MAC', 'not encryption, just encoding' stay split)."""
     out: list[tuple[str, str]] = []
+    in_list = False  # the last part ends in a denied list of adjectives ('not an exact, pinned,')
     for separator, text in parts:
         ws = words(text)
-        if (out and separator == "," and _DENIED_OPEN_PHRASE.search(out[-1][1])
+        if (out and separator == "," and (in_list or _DENIED_OPEN_PHRASE.search(out[-1][1]))
                 and 0 < len(ws) <= _LIST_CONTINUATION_WORDS and ws[0] not in FUNCTION_WORDS
                 and ws[0] not in NEGATIONS and not _has_verb(text)):
             out[-1] = (out[-1][0], out[-1][1] + " " + text)
+            in_list = len(ws) == 1
             continue
+        in_list = False
         out.append((separator, text))
     return out
 
@@ -398,7 +404,8 @@ _IDIOMS = (
 # After a negation, these make the denial point back at what came before it.
 _DENIED_PREDICATES = frozenset(
     _stem(w)
-    for w in "need needed required necessary true possible exists involved correct right how what real accurate".split()
+    for w in ("need needed required necessary true possible exists involved correct right how what real accurate"
+              " count counts matter matters apply applies happen happens").split()
 )
 _TURNS = frozenset({"but", "however", "yet", "instead", "although", "though"})
 _TURN_STARTS = re.compile(r"^\s*(?:actually|in fact|in reality|really|the truth is|truth is|in truth)\b")
@@ -442,6 +449,7 @@ DENYING = frozenset({"not", "never", "no"})
 # A denial stands right before what it denies: 'not one-way', "doesn't need a base case".
 DENIAL_REACH = 4
 SHORT_DENIAL_REACH = 2
+SYNONYM_ALTERNATIVES = 3
 
 
 def read(text: str) -> list[list[Clause]]:
@@ -475,7 +483,8 @@ SHORT_SCOPE_WORDS = 3
 def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Clause:
     ws = tuple(words(text))
     reach = [
-        (j, j + 1 + SHORT_SCOPE_WORDS if w in _SHORT_SCOPE else _predicate_end(ws, j)) for j, w in enumerate(ws)
+        (j, j + 1 + SHORT_SCOPE_WORDS if w in _SHORT_SCOPE and not _denies_the_subject(ws, j) else _predicate_end(ws, j))
+        for j, w in enumerate(ws)
         if w in NEGATIONS
     ]
     before = [sum(j < i < end for j, end in reach) for i in range(len(ws))]
@@ -495,6 +504,17 @@ def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Cl
     conditional = separator in _CONDITIONAL or any(w in _CONDITIONAL for w in ws[:4]) or ws[:1] == ("without",)
     return Clause(separator, ws, tuple(stem(w) for w in ws), tuple(before), tuple(denied), refuted, conditional,
                   asked)
+
+
+def _denies_the_subject(ws: tuple[str, ...], j: int) -> bool:
+    """'No provider signs with a key pair', 'no user is logged in': a 'no' that opens the
+    clause's subject denies the whole clause, not only its noun ('no key, and anyone...')."""
+    if ws[j] != "no" or (j > 0 and ws[j - 1] not in ("and", "but", "so", "because", "since", "where", "there", "is", "are")):
+        return False
+    if j > 0 and ws[j - 1] in ("is", "are") and ws[j - 2 : j - 1] != ("there",):
+        return False
+    return any(x in CLAUSE_VERBS or (len(x) > 3 and x.endswith("s") and not x.endswith("ss"))
+               for x in ws[j + 2 : j + 4]) and ws[j + 1 : j + 2] != ("more",)
 
 
 def _refuted(sentence: str, parts: list[tuple[str, str]]) -> list[bool]:
@@ -629,7 +649,7 @@ def _starts_predicate(ws: tuple[str, ...]) -> bool:
 @lru_cache(maxsize=4096)
 def denied_in(text: str) -> frozenset[str]:
     """The stems a text itself denies ('CORS is not a CSRF defence': csrf, defenc;
-    'a function without a name': name; 'nothing runs': run)."""
+    'a function without a name': name; 'nothing runs': run; 'keeps no session': keep, session)."""
     out: set[str] = set()
     for sentence in read(text):
         for c in sentence:
@@ -638,6 +658,9 @@ def denied_in(text: str) -> frozenset[str]:
                     # A key idea's own denial reaches into its relative clauses ('does not
                     # stand for a user who agreed'): agreement is read generously.
                     out.update(_content_ahead(c, i, own_clause_only=False))
+                    # 'the server keeps no session' denies the keeping as well.
+                    if w == "no" and i > 0 and c.words[i - 1] not in FUNCTION_WORDS:
+                        out.add(c.stems[i - 1])
     return frozenset(out)
 
 
@@ -648,7 +671,15 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
     A one-word phrasing is too thin to tell what is denied ('a hash is not for secrecy'),
     unless it is what 'is not a' calls the subject ('it is not an architecture').
     Words the key idea itself denies (`agreeing`) are agreement, not denial."""
-    terms = [w for term in phrasing.terms for alt in term for w in alt]
+    # The few alternatives of a term are synonyms: a word the key idea denies agrees in each
+    # ('does not index the child column' agrees with 'does not index the referencing column').
+    # A long run of alternatives lists related words, not synonyms ('two|combine|different').
+    agreeing = agreeing | frozenset(
+        w for term in phrasing.terms
+        if len(term) <= SYNONYM_ALTERNATIVES and any(_agrees(w, agreeing) for alt in term for w in alt)
+        for alt in term for w in alt)
+    # An alternative's little words ('one' in 'one-way') are never counted in a denial's reach.
+    terms = [tuple(w for w in alt if w not in FUNCTION_WORDS) or alt for term in phrasing.terms for alt in term]
     one_word = sum(len(term[0]) for term in phrasing.terms) < 2
     for n, c in enumerate(clauses):
         if c.refuted or c.conditional or _qualified(c, clauses[n + 1 : n + 2]):
@@ -656,7 +687,7 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
         bare = Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False)
         if not asserts(phrasing, [bare]) or asserts(phrasing, [c]):
             continue
-        if _denial_reaches(c, terms, agreeing, one_word):
+        if _denial_reaches(c, terms, agreeing, one_word, not phrasing_negations_of(phrasing)):
             return True
     return False
 
@@ -681,7 +712,8 @@ def _agrees(stem_: str, agreeing: frozenset[str]) -> bool:
     return stem_ in agreeing or any(word_matches(a, stem_) or word_matches(stem_, a) for a in agreeing)
 
 
-def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_word: bool) -> bool:
+def _denial_reaches(c: Clause, terms: list[tuple[str, ...]], agreeing: frozenset[str], one_word: bool,
+                    double_negative_is_a_need: bool) -> bool:
     # 'tamper-proof' and 'error-free' carry a negation of their own: the key idea's
     # 'cannot be tampered with' agrees with 'tamper-proof', so 'not tamper-proof' denies it.
     flipped = {s for s, nxt in zip(c.stems, c.words[1:]) if nxt in _NEGATING_SUFFIX_WORDS}
@@ -689,6 +721,14 @@ def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_w
         # '...create it only if it does not exist': the 'not' is inside a condition.
         if w not in DENYING or any(x in _CONDITIONAL for x in c.words[:i]):
             continue
+        # 'cannot be decoded without the schema', 'never works without a base case': a need
+        # for what follows 'without', where the key idea names it. Not where the idea is about
+        # what comes before it ('git cannot work locally without an account' denies local work),
+        # nor where the idea itself is a 'without'.
+        if double_negative_is_a_need and "without" in c.words[i + 1 :]:
+            needed = c.stems[c.words.index("without", i + 1) + 1 :]
+            if any(word_matches(t, s) for alt in terms for t in alt for s in needed):
+                continue
         at = next((k for k in range(i + 1, min(i + 4, len(c.words))) if c.words[k] not in _HEDGES), None)
         opener = c.words[at] if at is not None else None
         is_not_a = i > 0 and c.words[i - 1] in _COPULAS and opener in _NOUN_PHRASE_OPENERS
@@ -708,7 +748,8 @@ def _denial_reaches(c: Clause, terms: list[str], agreeing: frozenset[str], one_w
             # Count the reach in content words: 'does not leave the server in the same state'.
             reached = _content_ahead(c, i, noun_phrase=is_not_a)
         ahead = [s for s in reached if not _agrees(s, agreeing) or s in flipped]
-        if any(word_matches(t, s) for s in ahead for t in terms):
+        # A compound is one idea: 'not anti-CSRF' reaches 'anti' but agrees on 'csrf'.
+        if any(all(any(word_matches(t, s) for s in ahead) for t in alt) for alt in terms):
             return True
     return False
 
