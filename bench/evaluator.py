@@ -6,10 +6,14 @@ its labels were frozen before the first run. A fixed 30% of it (chosen by a hash
 answer's id) is the holdout: kept aside while tuning, reported next to the rest.
 Generated cases add what no writer needs to invent: each part's question, cues and
 hints pasted back as the answer, after the session showed them (labelled missing).
+The probes (tests/data/probes/*.toml) came later, written and labelled the same way to
+look for what the corpus does not hold (negations phrased every way, misconceptions
+stated plainly, paraphrases far from the reference's words); they were used for
+tuning, so they are reported as a set of their own and never as held out.
 
     python bench/evaluator.py                 # offline judge, both halves, docs updated
     python bench/evaluator.py --provider claude   # the Claude judge (needs ANTHROPIC_API_KEY)
-    python bench/evaluator.py --errors        # list the tuning half's disagreements
+    python bench/evaluator.py --errors        # list the disagreements of the tuning half and the probes
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "corpus"
+PROBES = ROOT / "tests" / "data" / "probes"
 RESULTS = ROOT / "bench" / "results" / "evaluator.json"
 DOCS = ROOT / "docs" / "benchmarks.md"
 BEGIN, END = "<!-- bench:evaluator:begin -->", "<!-- bench:evaluator:end -->"
@@ -64,9 +69,9 @@ class Case:
         return hashlib.blake2b(self.id.encode(), digest_size=2).digest()[0] % 10 < HOLDOUT_SHARE
 
 
-def load_corpus() -> list[Case]:
+def load_corpus(folder: Path = CORPUS) -> list[Case]:
     cases = []
-    for path in sorted(CORPUS.glob("*.toml")):
+    for path in sorted(folder.glob("*.toml")):
         for a in tomllib.loads(path.read_text("utf-8"))["answer"]:
             cases.append(Case(a["id"], a["concept"], a["part"], a["kind"], a["answer"], a["expected"]))
     return cases
@@ -123,6 +128,18 @@ def claude_judge(library: Library) -> Callable[[Case], str]:
         return agents[case.concept].evaluate(inp).verdict
 
     return judge
+
+
+def measure(judge: Callable[[Case], str], corpus: list[Case], probes: list[Case],
+            generated: list[Case]) -> tuple[dict[str, dict], dict[str, str]]:
+    got = {c.id: judge(c) for c in corpus + probes + generated}
+    halves = {
+        "tuning": score([c for c in corpus if not c.holdout], got),
+        "holdout": score([c for c in corpus if c.holdout], got),
+        "probes": score(probes, got),
+        "generated": score(generated, got),
+    }
+    return halves, got
 
 
 def score(cases: list[Case], got: dict[str, str]) -> dict:
@@ -202,7 +219,7 @@ def tables(halves: dict[str, dict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--provider", choices=("offline", "claude"), default="offline")
-    ap.add_argument("--errors", action="store_true", help="list the tuning half's disagreements (never the holdout's)")
+    ap.add_argument("--errors", action="store_true", help="list the disagreements of the tuning half and the probes (never the holdout's)")
     ap.add_argument("--no-write", action="store_true", help="print only; leave results and docs alone")
     ap.add_argument("--limit", type=int, default=0, help="judge only the first N answers of each half (a smoke run)")
     args = ap.parse_args(argv)
@@ -214,21 +231,16 @@ def main(argv: list[str] | None = None) -> int:
         corpus = [c for c in corpus if not c.holdout][: args.limit] + [c for c in corpus if c.holdout][: args.limit]
         generated = generated[: args.limit]
         args.no_write = True
+    probes = load_corpus(PROBES)[: args.limit or None]
     judge = offline_judge(library) if args.provider == "offline" else claude_judge(library)
-    got = {c.id: judge(c) for c in corpus + generated}
-
-    halves = {
-        "tuning": score([c for c in corpus if not c.holdout], got),
-        "holdout": score([c for c in corpus if c.holdout], got),
-        "generated": score(generated, got),
-    }
+    halves, got = measure(judge, corpus, probes, generated)
     text = tables(halves)
     print(f"Evaluator: {args.provider}\n")
     print(text)
     if args.errors:
-        print("\nDisagreements in the tuning half:")
-        for c in corpus:
-            if not c.holdout and got[c.id] != c.expected:
+        print("\nDisagreements in the tuning half and the probes:")
+        for c in [c for c in corpus if not c.holdout] + probes:
+            if got[c.id] != c.expected:
                 print(f"  {c.id} [{c.kind}] {c.concept}.{c.part}: label {c.expected}, judged {got[c.id]}\n      {c.answer}")
         for c in generated:
             if got[c.id] != c.expected:

@@ -35,6 +35,14 @@ def test_the_corpus_is_independent_spread_and_frozen_in_shape():
             assert list(a) == ["id", "concept", "part", "kind", "answer", "expected", "why"]
 
 
+def test_the_probes_cover_every_concept_apart_from_the_corpus():
+    probes = bench.load_corpus(bench.PROBES)
+    assert len({c.concept for c in probes}) == len(bench.load_library().ids())
+    assert len({c.id for c in probes}) == len(probes)
+    assert not {c.id for c in probes} & {c.id for c in bench.load_corpus()}
+    assert {c.kind for c in probes} == {"negated", "misconception", "paraphrase_good"}
+
+
 def test_the_docs_quote_the_last_results():
     doc = json.loads((BENCH / "results" / "evaluator.json").read_text("utf-8"))
     docs = (ROOT / "docs" / "benchmarks.md").read_text("utf-8")
@@ -45,15 +53,8 @@ def test_the_offline_judge_holds_what_the_corpus_last_measured():
     """A change that makes the judge praise wrong answers again fails here."""
     doc = json.loads((BENCH / "results" / "evaluator.json").read_text("utf-8"))
     library = bench.load_library()
-    cases = bench.load_corpus()
-    generated = bench.generated_cases(library)
-    judge = bench.offline_judge(library)
-    got = {c.id: judge(c) for c in cases + generated}
-    now = {
-        "tuning": bench.score([c for c in cases if not c.holdout], got),
-        "holdout": bench.score([c for c in cases if c.holdout], got),
-        "generated": bench.score(generated, got),
-    }
+    now, _ = bench.measure(bench.offline_judge(library), bench.load_corpus(), bench.load_corpus(bench.PROBES),
+                           bench.generated_cases(library))
     assert now == doc["halves"], "the judge's verdicts changed: rerun python bench/evaluator.py and read the table"
 
 
@@ -76,7 +77,7 @@ def test_the_claude_judge_runs_on_the_same_corpus_against_the_messages_api():
     assert proc.returncode == 0, proc.stderr
     assert "Evaluator: claude" in proc.stdout
     assert api.roles() and set(api.roles()) == {"evaluator"}
-    assert len(api.seen) == 9  # 3 answers from each half and 3 generated cases
+    assert len(api.seen) == 12  # 3 answers from each half, 3 probes and 3 generated cases
 
 
 def test_the_claude_judge_needs_a_key():
