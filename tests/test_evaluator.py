@@ -632,3 +632,8 @@ def test_in_a_classification_a_clause_about_another_kind_denies_nothing() -> Non
     answer = "crypto primitive: it is not one-way. the same input gives the same digest"
     assert [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied] == ["one_way"]
     assert evaluator.analyse(CONCEPT.supraordinate, answer, kinds=True).denied == []
+
+
+def test_notes_style_equals_and_not_equals_read_as_is_and_is_not() -> None:
+    assert lang.normalise("await = give up control, 429 ≠ 403, x=1, a == b") == \
+        "await is give up control, 429 is not 403, x=1, a == b"

@@ -24,6 +24,9 @@ _CONTRACTIONS = [
     # Shorthand: 'w/o the schema' is 'without the schema', 'w/ a token' is 'with a token'.
     (re.compile(r"\bw/o\b"), "without"),
     (re.compile(r"\bw/(?=\s|$)"), "with"),
+    # Notes-style equations: 'await = give up control', '429 ≠ 403'. Not 'a==b' or 'x=1' in code.
+    (re.compile(r"\s≠\s?|\s?≠\s"), " is not "),
+    (re.compile(r"(?<![=!<>])\s=\s(?![=>])"), " is "),
 ]
 # A full stop after these abbreviations does not end a sentence ("hashing vs. encryption").
 _ABBREVIATIONS = re.compile(r"\b(e\.g|i\.e|vs|cf)\.")
@@ -123,6 +126,9 @@ _SYNONYM_GROUPS = (
     "parameter param",
     "argument arg",
     "message msg",
+    "people ppl",
+    "through thru",
+    "including incl",
 )
 
 
@@ -813,3 +819,5 @@ def _joined(a: Clause, b: Clause) -> Clause:
         a.separator, a.words + b.words, a.stems + b.stems, a.negations_before + b.negations_before,
         a.denied_after + b.denied_after, False, a.conditional or b.conditional, a.asked or b.asked,
     )
+
+
