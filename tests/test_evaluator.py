@@ -637,3 +637,16 @@ def test_in_a_classification_a_clause_about_another_kind_denies_nothing() -> Non
 def test_notes_style_equals_and_not_equals_read_as_is_and_is_not() -> None:
     assert lang.normalise("await = give up control, 429 ≠ 403, x=1, a == b") == \
         "await is give up control, 429 is not 403, x=1, a == b"
+
+
+def test_a_denial_about_it_is_a_denial_about_the_last_subject() -> None:
+    phrasing = lang.compile_phrasing("hashing one-way")
+    clauses = lang.read("hashing maps input to a digest, and it is not one-way at all")[0]
+    assert not lang.denies(phrasing, clauses)
+    assert lang.denies(phrasing, lang.with_subjects(clauses))
+
+
+def test_a_prohibition_denies_no_fact() -> None:
+    phrasing = lang.compile_phrasing("md5 broken|collision|collisions")
+    assert not lang.denies(phrasing, lang.read("md5 must not be used where collisions matter")[0])
+    assert lang.denies(phrasing, lang.read("md5 does not have collisions")[0])

@@ -184,7 +184,8 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     named = [kp for kp in part.key_points if kp not in covered and kp.names and _asserted(kp.names, own_clauses)]
     denied = [
         kp for kp in part.key_points
-        if any(_denied(part, kp, lang.compile_phrasing(p), s, kinds) for p in kp.accept for s in own_clauses)
+        if any(_denied(part, kp, lang.compile_phrasing(p), lang.with_subjects(s), kinds)
+               for p in kp.accept for s in own_clauses)
     ]
     confusions: list[Confusion] = []
     refuted: list[Confusion] = []

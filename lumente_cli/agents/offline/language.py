@@ -727,6 +727,9 @@ def _denial_reaches(c: Clause, terms: list[tuple[str, ...]], agreeing: frozenset
         # '...create it only if it does not exist': the 'not' is inside a condition.
         if w not in DENYING or any(x in _CONDITIONAL for x in c.words[:i]):
             continue
+        # 'MD5 must not be used where collisions matter' forbids; it denies no fact about MD5.
+        if i > 0 and c.words[i - 1] in _OBLIGATION:
+            continue
         # 'cannot be decoded without the schema', 'never works without a base case': a need
         # for what follows 'without', where the key idea names it. Not where the idea is about
         # what comes before it ('git cannot work locally without an account' denies local work),
@@ -761,6 +764,7 @@ def _denial_reaches(c: Clause, terms: list[tuple[str, ...]], agreeing: frozenset
 
 
 _NEGATING_SUFFIX_WORDS = frozenset({"proof", "free"})
+_OBLIGATION = frozenset({"must", "should", "shall"})
 
 
 def _qualified(c: Clause, after: list[Clause]) -> bool:
@@ -797,6 +801,32 @@ def with_consequences(clauses: list[Clause]) -> list[Clause]:
                                                     negations_before=b.negations_before[1:],
                                                     denied_after=b.denied_after[1:])))
     return out
+
+
+def with_subjects(clauses: list[Clause]) -> list[Clause]:
+    """Each clause that goes on about the last one's subject with a pronoun ('hashing maps
+    input to a digest, and it is not one-way') read with that subject in its place."""
+    out = list(clauses)
+    for n in range(1, len(clauses)):
+        a, b = clauses[n - 1], clauses[n]
+        k = 1 if b.words[:1] == ("and",) else 0  # ', and it is...'
+        if (b.separator in _SPLICES or b.separator == "and") and b.words[k : k + 1] and b.words[k] in _PRONOUNS:
+            subject = _subject(a) or _subject_before_a_verb(a)
+            if subject is not None and not a.refuted and not b.refuted:
+                k += 1
+                out[n] = replace(_joined(subject, replace(
+                    b, words=b.words[k:], stems=b.stems[k:], negations_before=b.negations_before[k:],
+                    denied_after=b.denied_after[k:])), separator=b.separator)
+    return out
+
+
+def _subject_before_a_verb(c: Clause) -> Clause | None:
+    """'Hashing maps any input...': a one-word subject before a verb in -s."""
+    if len(c.words) > 2 and c.words[0] not in FUNCTION_WORDS and c.words[1].endswith("s") \
+            and not c.words[1].endswith("ss") and c.words[1] not in FUNCTION_WORDS:
+        return replace(c, words=c.words[:1], stems=c.stems[:1], negations_before=c.negations_before[:1],
+                       denied_after=c.denied_after[:1])
+    return None
 
 
 # A comma or a colon that splices a second claim on: 'X is not A, it is B'.
