@@ -9,7 +9,10 @@ hints pasted back as the answer, after the session showed them (labelled missing
 The probes (tests/data/probes/*.toml) came later, written and labelled the same way to
 look for what the corpus does not hold (negations phrased every way, misconceptions
 stated plainly, paraphrases far from the reference's words); they were used for
-tuning, so they are reported as a set of their own and never as held out.
+tuning, so they are reported as a set of their own and never as held out. The held-aside
+sets (tests/data/heldaside/*.toml) were written the same way after the last round of
+tuning and measured once when they arrived: wrong claims amid right ones, and correct
+answers short and long. Their column says how the judge does on answers nobody tuned it to.
 
     python bench/evaluator.py                 # offline judge, both halves, docs updated
     python bench/evaluator.py --provider claude   # the Claude judge (needs ANTHROPIC_API_KEY)
@@ -34,6 +37,7 @@ from typing import TYPE_CHECKING
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "corpus"
 PROBES = ROOT / "tests" / "data" / "probes"
+HELD_ASIDE = ROOT / "tests" / "data" / "heldaside"
 RESULTS = ROOT / "bench" / "results" / "evaluator.json"
 DOCS = ROOT / "docs" / "benchmarks.md"
 BEGIN, END = "<!-- bench:evaluator:begin -->", "<!-- bench:evaluator:end -->"
@@ -130,13 +134,14 @@ def claude_judge(library: Library) -> Callable[[Case], str]:
     return judge
 
 
-def measure(judge: Callable[[Case], str], corpus: list[Case], probes: list[Case],
+def measure(judge: Callable[[Case], str], corpus: list[Case], probes: list[Case], held_aside: list[Case],
             generated: list[Case]) -> tuple[dict[str, dict], dict[str, str]]:
-    got = {c.id: judge(c) for c in corpus + probes + generated}
+    got = {c.id: judge(c) for c in corpus + probes + held_aside + generated}
     halves = {
         "tuning": score([c for c in corpus if not c.holdout], got),
         "holdout": score([c for c in corpus if c.holdout], got),
         "probes": score(probes, got),
+        "held aside": score(held_aside, got),
         "generated": score(generated, got),
     }
     return halves, got
@@ -232,8 +237,9 @@ def main(argv: list[str] | None = None) -> int:
         generated = generated[: args.limit]
         args.no_write = True
     probes = load_corpus(PROBES)[: args.limit or None]
+    held_aside = load_corpus(HELD_ASIDE)[: args.limit or None]
     judge = offline_judge(library) if args.provider == "offline" else claude_judge(library)
-    halves, got = measure(judge, corpus, probes, generated)
+    halves, got = measure(judge, corpus, probes, held_aside, generated)
     text = tables(halves)
     print(f"Evaluator: {args.provider}\n")
     print(text)

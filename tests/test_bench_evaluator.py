@@ -10,6 +10,7 @@ import sys
 import tomllib
 from collections import Counter
 
+import pytest
 from fake_messages_api import FakeMessagesAPI
 from helpers import BENCH, load_bench
 
@@ -35,12 +36,14 @@ def test_the_corpus_is_independent_spread_and_frozen_in_shape():
             assert list(a) == ["id", "concept", "part", "kind", "answer", "expected", "why"]
 
 
-def test_the_probes_cover_every_concept_apart_from_the_corpus():
-    probes = bench.load_corpus(bench.PROBES)
-    assert len({c.concept for c in probes}) == len(bench.load_library().ids())
-    assert len({c.id for c in probes}) == len(probes)
-    assert not {c.id for c in probes} & {c.id for c in bench.load_corpus()}
-    assert {c.kind for c in probes} == {"negated", "misconception", "paraphrase_good"}
+@pytest.mark.parametrize("folder", ["PROBES", "HELD_ASIDE"])
+def test_the_probes_and_held_aside_sets_cover_every_concept_apart_from_the_corpus(folder):
+    sets = bench.load_corpus(getattr(bench, folder))
+    assert len({c.concept for c in sets}) == len(bench.load_library().ids())
+    assert len({c.id for c in sets}) == len(sets)
+    others = bench.load_corpus() + bench.load_corpus(bench.PROBES if folder == "HELD_ASIDE" else bench.HELD_ASIDE)
+    assert not {c.id for c in sets} & {c.id for c in others}
+    assert {c.kind for c in sets} <= {"negated", "misconception", "paraphrase_good", "long_correct"}
 
 
 def test_the_docs_quote_the_last_results():
@@ -54,7 +57,7 @@ def test_the_offline_judge_holds_what_the_corpus_last_measured():
     doc = json.loads((BENCH / "results" / "evaluator.json").read_text("utf-8"))
     library = bench.load_library()
     now, _ = bench.measure(bench.offline_judge(library), bench.load_corpus(), bench.load_corpus(bench.PROBES),
-                           bench.generated_cases(library))
+                           bench.load_corpus(bench.HELD_ASIDE), bench.generated_cases(library))
     assert now == doc["halves"], "the judge's verdicts changed: rerun python bench/evaluator.py and read the table"
 
 
@@ -77,7 +80,7 @@ def test_the_claude_judge_runs_on_the_same_corpus_against_the_messages_api():
     assert proc.returncode == 0, proc.stderr
     assert "Evaluator: claude" in proc.stdout
     assert api.roles() and set(api.roles()) == {"evaluator"}
-    assert len(api.seen) == 12  # 3 answers from each half, 3 probes and 3 generated cases
+    assert len(api.seen) == 15  # 3 answers from each half, the probes, the held-aside sets and the generated
 
 
 def test_the_claude_judge_needs_a_key():
