@@ -182,10 +182,10 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
 
     covered = [kp for kp in part.key_points if _asserted(kp.accept, own_clauses)]
     named = [kp for kp in part.key_points if kp not in covered and kp.names and _asserted(kp.names, own_clauses)]
+    with_subjects = [lang.with_subjects(s) for s in own_clauses]
     denied = [
         kp for kp in part.key_points
-        if any(_denied(part, kp, lang.compile_phrasing(p), lang.with_subjects(s), kinds)
-               for p in kp.accept for s in own_clauses)
+        if any(_denied(part, kp, lang.compile_phrasing(p), s, kinds) for p in kp.accept for s in with_subjects)
     ]
     confusions: list[Confusion] = []
     refuted: list[Confusion] = []

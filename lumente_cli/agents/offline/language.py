@@ -512,12 +512,14 @@ def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Cl
                   asked)
 
 
+_SUBJECT_OPENERS = frozenset({"and", "but", "so", "because", "since", "where", "there"})
+
+
 def _denies_the_subject(ws: tuple[str, ...], j: int) -> bool:
     """'No provider signs with a key pair', 'no user is logged in': a 'no' that opens the
     clause's subject denies the whole clause, not only its noun ('no key, and anyone...')."""
-    if ws[j] != "no" or (j > 0 and ws[j - 1] not in ("and", "but", "so", "because", "since", "where", "there", "is", "are")):
-        return False
-    if j > 0 and ws[j - 1] in ("is", "are") and ws[j - 2 : j - 1] != ("there",):
+    opens = j == 0 or ws[j - 1] in _SUBJECT_OPENERS or ws[max(0, j - 2) : j] in (("there", "is"), ("there", "are"))
+    if ws[j] != "no" or not opens:
         return False
     return any(x in CLAUSE_VERBS or (len(x) > 3 and x.endswith("s") and not x.endswith("ss"))
                for x in ws[j + 2 : j + 4]) and ws[j + 1 : j + 2] != ("more",)
@@ -594,14 +596,7 @@ def asserts_nearby(phrasing: Phrasing, clause: Clause) -> bool:
     width = 2 * len(phrasing.terms) + 2
     n = len(clause.stems)
     for start in range(max(1, n - width + 1)):
-        window = replace(
-            clause,
-            words=clause.words[start : start + width],
-            stems=clause.stems[start : start + width],
-            negations_before=clause.negations_before[start : start + width],
-            denied_after=clause.denied_after[start : start + width],
-        )
-        if asserts(phrasing, [window]):
+        if asserts(phrasing, [_span(clause, start, start + width)]):
             return True
     return False
 
@@ -677,15 +672,7 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
     A one-word phrasing is too thin to tell what is denied ('a hash is not for secrecy'),
     unless it is what 'is not a' calls the subject ('it is not an architecture').
     Words the key idea itself denies (`agreeing`) are agreement, not denial."""
-    # The few alternatives of a term are synonyms: a word the key idea denies agrees in each
-    # ('does not index the child column' agrees with 'does not index the referencing column').
-    # A long run of alternatives lists related words, not synonyms ('two|combine|different').
-    agreeing = agreeing | frozenset(
-        w for term in phrasing.terms
-        if len(term) <= SYNONYM_ALTERNATIVES and any(_agrees(w, agreeing) for alt in term for w in alt)
-        for alt in term for w in alt)
-    # An alternative's little words ('one' in 'one-way') are never counted in a denial's reach.
-    terms = [tuple(w for w in alt if w not in FUNCTION_WORDS) or alt for term in phrasing.terms for alt in term]
+    agreeing, terms = _denial_terms(phrasing, agreeing)
     one_word = sum(len(term[0]) for term in phrasing.terms) < 2
     for n, c in enumerate(clauses):
         if c.refuted or c.conditional or _qualified(c, clauses[n + 1 : n + 2]):
@@ -696,6 +683,21 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
         if _denial_reaches(c, terms, agreeing, one_word, not phrasing_negations_of(phrasing)):
             return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _denial_terms(phrasing: Phrasing, agreeing: frozenset[str]) -> tuple[frozenset[str], tuple[tuple[str, ...], ...]]:
+    """What agrees with the key idea, and the alternatives a denial must reach.
+    The few alternatives of a term are synonyms: a word the key idea denies agrees in each
+    ('does not index the child column' agrees with 'does not index the referencing column').
+    A long run of alternatives lists related words, not synonyms ('two|combine|different').
+    An alternative's little words ('one' in 'one-way') are never counted in a denial's reach."""
+    widened = agreeing | frozenset(
+        w for term in phrasing.terms
+        if len(term) <= SYNONYM_ALTERNATIVES and any(_agrees(w, agreeing) for alt in term for w in alt)
+        for alt in term for w in alt)
+    terms = tuple(tuple(w for w in alt if w not in FUNCTION_WORDS) or alt for term in phrasing.terms for alt in term)
+    return widened, terms
 
 
 # After 'is not a' (or 'is not part of'), the denial reaches the whole noun phrase: the
@@ -718,7 +720,7 @@ def _agrees(stem_: str, agreeing: frozenset[str]) -> bool:
     return stem_ in agreeing or any(word_matches(a, stem_) or word_matches(stem_, a) for a in agreeing)
 
 
-def _denial_reaches(c: Clause, terms: list[tuple[str, ...]], agreeing: frozenset[str], one_word: bool,
+def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: frozenset[str], one_word: bool,
                     double_negative_is_a_need: bool) -> bool:
     # 'tamper-proof' and 'error-free' carry a negation of their own: the key idea's
     # 'cannot be tampered with' agrees with 'tamper-proof', so 'not tamper-proof' denies it.
@@ -797,9 +799,7 @@ def with_consequences(clauses: list[Clause]) -> list[Clause]:
         elif b.separator in _SPLICES and b.words[:1] and b.words[0] in _PRONOUNS:
             subject = _subject(a)
             if subject is not None:
-                out.append(_joined(subject, replace(b, words=b.words[1:], stems=b.stems[1:],
-                                                    negations_before=b.negations_before[1:],
-                                                    denied_after=b.denied_after[1:])))
+                out.append(_joined(subject, _span(b, 1)))
     return out
 
 
@@ -813,10 +813,7 @@ def with_subjects(clauses: list[Clause]) -> list[Clause]:
         if (b.separator in _SPLICES or b.separator == "and") and b.words[k : k + 1] and b.words[k] in _PRONOUNS:
             subject = _subject(a) or _subject_before_a_verb(a)
             if subject is not None and not a.refuted and not b.refuted:
-                k += 1
-                out[n] = replace(_joined(subject, replace(
-                    b, words=b.words[k:], stems=b.stems[k:], negations_before=b.negations_before[k:],
-                    denied_after=b.denied_after[k:])), separator=b.separator)
+                out[n] = replace(_joined(subject, _span(b, k + 1)), separator=b.separator)
     return out
 
 
@@ -824,8 +821,7 @@ def _subject_before_a_verb(c: Clause) -> Clause | None:
     """'Hashing maps any input...': a one-word subject before a verb in -s."""
     if len(c.words) > 2 and c.words[0] not in FUNCTION_WORDS and c.words[1].endswith("s") \
             and not c.words[1].endswith("ss") and c.words[1] not in FUNCTION_WORDS:
-        return replace(c, words=c.words[:1], stems=c.stems[:1], negations_before=c.negations_before[:1],
-                       denied_after=c.denied_after[:1])
+        return _span(c, 0, 1)
     return None
 
 
@@ -840,8 +836,13 @@ def _subject(c: Clause) -> Clause | None:
     verb = next((i for i, w in enumerate(c.words) if w in CLAUSE_VERBS), None)
     if verb is None or not 0 < verb <= _SUBJECT_WORDS or all(w in FUNCTION_WORDS for w in c.words[:verb]):
         return None
-    return replace(c, words=c.words[:verb], stems=c.stems[:verb], negations_before=c.negations_before[:verb],
-                   denied_after=c.denied_after[:verb])
+    return _span(c, 0, verb)
+
+
+def _span(c: Clause, start: int, stop: int | None = None) -> Clause:
+    """A run of the clause's words, with what each word carries."""
+    return replace(c, words=c.words[start:stop], stems=c.stems[start:stop],
+                   negations_before=c.negations_before[start:stop], denied_after=c.denied_after[start:stop])
 
 
 def _joined(a: Clause, b: Clause) -> Clause:
@@ -849,5 +850,3 @@ def _joined(a: Clause, b: Clause) -> Clause:
         a.separator, a.words + b.words, a.stems + b.stems, a.negations_before + b.negations_before,
         a.denied_after + b.denied_after, False, a.conditional or b.conditional, a.asked or b.asked,
     )
-
-
