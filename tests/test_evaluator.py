@@ -230,6 +230,27 @@ def test_having_nothing_to_do_with_a_key_idea_denies_it() -> None:
                    "giving the same digest") == "missing"
 
 
+@pytest.mark.parametrize("answer", [
+    "hashing is from cryptography and one-way; it has no bearing on the same input giving the same digest",
+    "hashing is from cryptography and one-way, and it is unrelated to the same input giving the same digest",
+    "hashing is from cryptography and one-way; it gives neither the same digest for the same input nor a key",
+])
+def test_saying_a_key_idea_is_irrelevant_or_neither_nor_denies_it(answer: str) -> None:
+    assert [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied] == ["same_output"]
+
+
+@pytest.mark.parametrize("answer", ["hashing comes from cryptography, and there is no need for it to be deterministic",
+                                    "hashing is cryptography, so you do not need deterministic output"])
+def test_no_need_for_a_one_word_idea_denies_it(answer: str) -> None:
+    assert [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied] == ["same_output"]
+
+
+def test_an_inverted_neither_repeats_the_last_denial_and_denies_nothing_after_it() -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, "hashing is cryptography and one-way: no key changes the output, "
+                                                 "and neither does the same input give a different digest")
+    assert not j.denied
+
+
 def test_what_a_key_idea_says_without_is_agreement() -> None:
     assert lang.stem("name") in lang.denied_in("A lambda is a way to write a function without a name.")
     # ...and what it says nothing does: 'trigger no execution' agrees with 'nothing runs'.

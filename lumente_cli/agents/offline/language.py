@@ -390,6 +390,10 @@ _IDIOMS = (
     (re.compile(r"(?<!\bcan )(?<!\bcould )(?<!\bshould )(?<!\bmust )(?<!\bwill )(?<!\bwould )\bnot just\b"), "also"),
     (re.compile(r"\bnothing but\b"), "only"),
     (re.compile(r"\b(?:has|have|had) nothing to do with\b"), "is not related to"),
+    (re.compile(r"\b(?:has|have|had) no (?:bearing|relation|connection|relevance) (?:on|to|with)\b"), "is not related to"),
+    (re.compile(r"\b(?:is|are|was|were) (?:unrelated|irrelevant) (?:to|for)\b"), "is not related to"),
+    # 'there is no need for eviction': what follows is said to be unneeded, not only the need.
+    (re.compile(r"\bno need (?:for|of|to)\b"), "do not need"),
     (re.compile(r"\bno doubt\b"), "surely"),
     # A denial of the verb that follows: 'makes no attempt to give...' does not give.
     (re.compile(r"\b(?:makes?|made|making) no (?:attempt|effort) to\b"), "does not"),
@@ -451,7 +455,7 @@ class Clause:
 
 _CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "otherwise", "until"})
 # Negations that deny a statement, as opposed to 'without', 'instead', 'impossible'...
-DENYING = frozenset({"not", "never", "no"})
+DENYING = frozenset({"not", "never", "no", "neither", "nor"})
 # A denial stands right before what it denies: 'not one-way', "doesn't need a base case".
 DENIAL_REACH = 4
 SHORT_DENIAL_REACH = 2
@@ -729,6 +733,10 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
         # '...create it only if it does not exist': the 'not' is inside a condition.
         if w not in DENYING or any(x in _CONDITIONAL for x in c.words[:i]):
             continue
+        # 'constants don't matter, and neither do smaller terms': the inverted 'also not'
+        # repeats the last denial of its own predicate; it says nothing about what follows.
+        if w in ("neither", "nor") and c.words[i + 1 : i + 2] and c.words[i + 1] in _AUXILIARIES:
+            continue
         # 'MD5 must not be used where collisions matter' forbids; it denies no fact about MD5.
         if i > 0 and c.words[i - 1] in _OBLIGATION:
             continue
@@ -745,7 +753,13 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
         is_not_a = i > 0 and c.words[i - 1] in _COPULAS and opener in _NOUN_PHRASE_OPENERS
         # 'does not belong to the asymptotic notations', 'does not fall under access control'.
         is_not_a = is_not_a or (opener in _BELONGING and c.words[at + 1 : at + 2] in _BELONGING_TO)
-        if one_word and not is_not_a:
+        after = [(x, st) for x, st in zip(c.words[i + 1 :], c.stems[i + 1 :], strict=True) if x not in _LINKING]
+        if one_word and not is_not_a and after and after[0][0] in _NEEDING:
+            # 'you do not need eviction', 'it is not related to retries': what follows the
+            # need is what is denied, even as a consequence ('..., so there is no need for it').
+            nxt = next((st for x, st in after[1:] if x not in FUNCTION_WORDS), None)
+            reached = [nxt] if nxt else []
+        elif one_word and not is_not_a:
             # 'HTTP is not stateless', 'entries cannot become stale': the word right after is the
             # claim. Not in a purpose ('...so it is not flaky', 'so one client cannot hog it') and
             # not after 'must' or 'should' ('the steps must not be interleaved'): they say what a
@@ -753,8 +767,7 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
             # 'a hash is not for secrecy' says what a hash is not for, not that secrecy is wrong.
             if not (0 < i < len(c.words) - 1 and c.words[i - 1] in _BEFORE_A_CLAIM and c.separator not in _CONSEQUENCE):
                 continue
-            nxt = next(((x, st) for x, st in zip(c.words[i + 1 :], c.stems[i + 1 :]) if x not in _LINKING), None)
-            reached = [nxt[1]] if nxt and nxt[0] not in FUNCTION_WORDS else []
+            reached = [after[0][1]] if after and after[0][0] not in FUNCTION_WORDS else []
         else:
             # Count the reach in content words: 'does not leave the server in the same state'.
             reached = _content_ahead(c, i, noun_phrase=is_not_a)
@@ -766,6 +779,9 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
 
 
 _NEGATING_SUFFIX_WORDS = frozenset({"proof", "free"})
+_AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has",
+                          "have", "had", "should", "must", "may", "might"})
+_NEEDING = frozenset({"need", "needs", "needed", "require", "requires", "required", "related"})
 _OBLIGATION = frozenset({"must", "should", "shall"})
 
 
