@@ -251,6 +251,32 @@ def test_an_inverted_neither_repeats_the_last_denial_and_denies_nothing_after_it
     assert not j.denied
 
 
+@pytest.mark.parametrize("answer", [
+    "alpha. Hashing and gamma are basically the same thing.",
+    "alpha; hashing vs gamma: no difference, both do alpha",
+    "alpha, and hashing and gamma are not really different",
+    "alpha. gamma and hashing: same meaning, they both alpha",
+    "alpha. Gamma works exactly the same way as hashing.",
+])
+def test_calling_a_neighbour_the_same_denies_the_difference(answer: str) -> None:
+    j = evaluator.analyse(CONCEPT.coordinate, answer, own=["hashing"])
+    assert [kp.id for kp in j.denied] == ["b"]
+    assert judge(answer, key="coordinate").verdict == "missing"
+
+
+@pytest.mark.parametrize("answer", [
+    "alpha. Hashing and gamma are the same, except that only hashing has beta.",
+    "alpha; gamma uses the same key as hashing does",
+    "alpha: hashing and gamma are not the same thing",
+    "alpha. People think hashing and gamma are the same thing, but beta.",
+    "alpha. Gamma is the same-origin trick that hashing relies on.",
+    "alpha: gamma and hashing are the same thing underneath, hashing is beta on top of gamma",
+    "alpha, and the same thing happens to gamma",
+])
+def test_a_sameness_that_goes_on_to_a_difference_or_is_a_phrase_denies_nothing(answer: str) -> None:
+    assert not evaluator.analyse(CONCEPT.coordinate, answer, own=["hashing"]).denied
+
+
 def test_what_a_key_idea_says_without_is_agreement() -> None:
     assert lang.stem("name") in lang.denied_in("A lambda is a way to write a function without a name.")
     # ...and what it says nothing does: 'trigger no execution' agrees with 'nothing runs'.

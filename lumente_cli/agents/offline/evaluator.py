@@ -187,6 +187,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
         kp for kp in part.key_points
         if any(_denied(part, kp, lang.compile_phrasing(p), s, kinds) for p in kp.accept for s in with_subjects)
     ]
+    denied += [kp for kp in _called_the_same(part, with_subjects, own_stems) if kp not in denied]
     confusions: list[Confusion] = []
     refuted: list[Confusion] = []
     for confusion in part.confusions:
@@ -264,6 +265,26 @@ def _denied(part: Part, kp: KeyPoint, phrasing: lang.Phrasing, sentence: list[la
         if not any(other is not kp and _asserted([*other.accept, *other.names], [about]) for other in part.key_points):
             return True
     return False
+
+
+def _called_the_same(part: Part, sentences: list[list[lang.Clause]], own_stems: frozenset[str]) -> list[KeyPoint]:
+    """The neighbours or kinds a sentence calls the same as the concept or as each other
+    ('threads and async tasks work exactly the same way'): each denies the point that
+    tells them apart."""
+    out: list[KeyPoint] = []
+    for sentence in sentences:
+        if not any(kp.names for kp in part.key_points) or lang.says_same(sentence) is None:
+            continue
+        # The part's author called this mix-up a side point: it caps, it does not deny.
+        if any(lang.asserts_nearby(lang.compile_phrasing(m), c)
+               for confusion in part.confusions if not confusion.core for m in confusion.match for c in sentence):
+            continue
+        named = [kp for kp in part.key_points
+                 if any(lang.mentions(lang.compile_phrasing(p), c) for p in kp.names for c in sentence)]
+        pair = any(w in lang.PAIR_WORDS for c in sentence for w in c.words)
+        if named and (pair or len(named) > 1 or any(st in own_stems for c in sentence for st in c.stems)):
+            out += named
+    return out
 
 
 def _agreeing(kp: KeyPoint) -> frozenset[str]:

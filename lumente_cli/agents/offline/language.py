@@ -681,12 +681,75 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
     for n, c in enumerate(clauses):
         if c.refuted or c.conditional or _qualified(c, clauses[n + 1 : n + 2]):
             continue
-        bare = Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words), False)
-        if not asserts(phrasing, [bare]) or asserts(phrasing, [c]):
+        if not mentions(phrasing, c) or asserts(phrasing, [c]):
             continue
         if _denial_reaches(c, terms, agreeing, one_word, not phrasing_negations_of(phrasing)):
             return True
     return False
+
+
+def mentions(phrasing: Phrasing, c: Clause) -> bool:
+    """Every term of the phrasing is in the clause, asserted or not."""
+    return asserts(phrasing, [Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words))])
+
+
+# --- two things called one ------------------------------------------------------------
+#
+# 'Threads and async tasks work exactly the same way', '429 vs 403: same meaning', 'a race
+# and a deadlock are not different failures': a comparison that says there is nothing to
+# compare. A sentence that goes on to a difference ('the same, but...', 'except') is a
+# comparison, and 'the same' after any verb but a linking one ('share the same memory')
+# says nothing about the two.
+_SAME = frozenset({"same", "identical", "equivalent", "interchangeable", "synonym", "synonyms", "synonymous"})
+_DIFFERENT = frozenset({"different", "difference", "differences", "differ", "differs", "distinct", "distinction"})
+_SAME_VERBS = frozenset({"is", "are", "was", "were", "be", "work", "works", "behave", "behaves", "act", "acts", "mean",
+                         "means"})
+_SAME_HEDGES = frozenset({"basically", "essentially", "exactly", "just", "really", "practically", "all", "both",
+                          "totally", "completely", "entirely", "literally", "effectively", "functionally", "pretty",
+                          "much", "kind", "of", "sort", "the"})
+# A clause may open with the claim: '429 vs 403: same meaning'.
+_SAME_OPENING = frozenset({"meaning", "thing", "things"})
+# ...and one that says what is the same underneath ('the same thing underneath: nicer syntax
+# over promises') compares layers.
+_DIFFERENCE_FOLLOWS = frozenset({"but", "except", "apart", "besides", "however", "whereas", "while", "though",
+                                 "although", "unlike", "only", "yet", "instead", "rather", "underneath", "internally",
+                                 "hood", "over", "top"})
+_DIFFERENCE_HEDGES = frozenset({"real", "any", "actual", "big", "really", "much", "that", "very", "so"})
+_SAME_ENDS = frozenset({"thing", "things", "way", "concept", "idea", "meaning", "as", "stuff"})
+# Words that make a sentence about two things at once.
+PAIR_WORDS = frozenset({"both", "they", "them", "vs", "versus", "either"})
+
+
+def says_same(sentence: list[Clause]) -> int | None:
+    """Where the sentence calls two things the same: (clause index) or None."""
+    if any(c.refuted or c.asked or c.conditional for c in sentence):
+        return None
+    if any(w in _DIFFERENCE_FOLLOWS for c in sentence for w in c.words):
+        return None
+    for n, c in enumerate(sentence):
+        ws = c.words
+        for i, w in enumerate(ws):
+            if w in _DIFFERENT:
+                # 'no difference', 'not really different', "isn't any different" ('yes/no page
+                # differences' is no such claim).
+                k = i - 2 if i > 1 and ws[i - 1] in _DIFFERENCE_HEDGES else i - 1
+                if k >= 0 and ws[k] in DENYING and not any(x in DENYING for x in ws[:k]):
+                    return n
+                continue
+            if w not in _SAME or not usable(c, i, 0):
+                continue
+            j = i - 1 if i and ws[i - 1] == "the" else i
+            after = ws[i + 1 : i + 2]
+            # The sameness is what is said, not a word of a longer phrase ('same-origin',
+            # 'the same build', 'the same key encrypts').
+            if after and after[0] not in _SAME_ENDS:
+                continue
+            k = j - 1
+            while k >= 0 and ws[k] in _SAME_HEDGES:  # 'are basically the same'
+                k -= 1
+            if (j == 0 and after and after[0] in _SAME_OPENING) or (k >= 0 and ws[k] in _SAME_VERBS):
+                return n
+    return None
 
 
 @lru_cache(maxsize=4096)
