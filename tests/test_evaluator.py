@@ -277,6 +277,18 @@ def test_a_sameness_that_goes_on_to_a_difference_or_is_a_phrase_denies_nothing(a
     assert not evaluator.analyse(CONCEPT.coordinate, answer, own=["hashing"]).denied
 
 
+@pytest.mark.parametrize("answer", ["alpha. Gamma is not a real kind.", "alpha; gamma isn't a separate type at all",
+                                    "alpha, and gamma does not exist"])
+def test_saying_a_kind_is_no_kind_denies_it(answer: str) -> None:
+    assert [kp.id for kp in evaluator.analyse(CONCEPT.subordinate, answer, kinds=True).denied] == ["b"]
+
+
+@pytest.mark.parametrize("answer", ["alpha; gamma covers things that do not exist", "alpha. Is gamma not a real kind?",
+                                    "alpha. People say gamma is not a real kind, but it is beta."])
+def test_a_kind_described_asked_about_or_defended_is_not_denied(answer: str) -> None:
+    assert not evaluator.analyse(CONCEPT.subordinate, answer, kinds=True).denied
+
+
 def test_what_a_key_idea_says_without_is_agreement() -> None:
     assert lang.stem("name") in lang.denied_in("A lambda is a way to write a function without a name.")
     # ...and what it says nothing does: 'trigger no execution' agrees with 'nothing runs'.

@@ -693,6 +693,28 @@ def mentions(phrasing: Phrasing, c: Clause) -> bool:
     return asserts(phrasing, [Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words))])
 
 
+# 'Login CSRF is not a real category', "DOM-based XSS isn't a separate kind", "rerankers don't
+# exist": a kind said not to be one.
+_EXISTENCE = frozenset({"kind", "kinds", "type", "types", "category", "categories", "form", "forms", "variant",
+                        "variants", "class", "thing", "things", "real", "possible", "exist", "exists", "separate",
+                        "distinct", "actual", "genuine", "valid"})
+_EXISTENCE_SUBJECT_WORDS = 6
+
+
+def denies_existence(phrasing: Phrasing, c: Clause) -> bool:
+    """The clause's subject is what the phrasing names, and the clause says it is no kind,
+    not real or not possible."""
+    for i, w in enumerate(c.words):
+        if w not in DENYING or not 0 < i <= _EXISTENCE_SUBJECT_WORDS or c.refuted or c.asked:
+            continue
+        # 'packages that don't exist' describes the packages; it does not deny them.
+        if any(x in _EMBEDDED for x in c.words[:i]) or c.words[i - 1] not in _AUXILIARIES:
+            continue
+        if any(x in _EXISTENCE for x in c.words[i + 1 : i + 4]) and mentions(phrasing, _span(c, 0, i)):
+            return True
+    return False
+
+
 # --- two things called one ------------------------------------------------------------
 #
 # 'Threads and async tasks work exactly the same way', '429 vs 403: same meaning', 'a race
