@@ -289,6 +289,34 @@ def test_a_kind_described_asked_about_or_defended_is_not_denied(answer: str) -> 
     assert not evaluator.analyse(CONCEPT.subordinate, answer, kinds=True).denied
 
 
+@pytest.mark.parametrize("answer", ["hashing is from cryptography and one-way; the same digest for the same input is "
+                                    "not needed", "hashing is cryptography and one-way; that the same input gives the "
+                                    "same digest is far from true", "hashing is cryptography, one-way, and it is far from "
+                                    "deterministic"])
+def test_a_key_idea_before_a_denied_predicate_or_called_far_from_true_is_denied(answer: str) -> None:
+    assert [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied] == ["same_output"]
+
+
+@pytest.mark.parametrize("answer", ["hashing is cryptography: one-way, and the same input gives the same digest, which is "
+                                    "not really the fix for weak passwords",
+                                    "hashing is cryptography; it never alters existing input and gives the same digest "
+                                    "for the same input"])
+def test_a_hedge_or_a_word_that_shares_a_stem_is_no_denied_predicate(answer: str) -> None:
+    assert not evaluator.analyse(CONCEPT.supraordinate, answer).denied
+
+
+def test_hardly_any_denies_like_no() -> None:
+    [[clause]] = lang.read("hardly any caches keep data forever")
+    assert clause.words[0] == "no"
+
+
+def test_a_kind_said_not_to_be_the_concept_is_denied_unless_it_is_defined_by_a_lack() -> None:
+    j = evaluator.analyse(CONCEPT.subordinate, "alpha. Gamma isn't really hashing at all.", own=["hashing"], kinds=True)
+    assert [kp.id for kp in j.denied] == ["b"]
+    j = evaluator.analyse(CONCEPT.subordinate, "alpha. gamma = no hashing at all", own=["hashing"], kinds=True)
+    assert not j.denied
+
+
 def test_what_a_key_idea_says_without_is_agreement() -> None:
     assert lang.stem("name") in lang.denied_in("A lambda is a way to write a function without a name.")
     # ...and what it says nothing does: 'trigger no execution' agrees with 'nothing runs'.

@@ -190,7 +190,8 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     denied += [kp for kp in _called_the_same(part, with_subjects, own_stems) if kp not in denied]
     if kinds:
         denied += [kp for kp in part.key_points if kp not in denied and any(
-            lang.denies_existence(lang.compile_phrasing(p), c) for p in kp.names for s in with_subjects for c in s)]
+            lang.denies_existence(lang.compile_phrasing(p), c, own_stems)
+            for p in kp.names for s in with_subjects for c in s)]
     confusions: list[Confusion] = []
     refuted: list[Confusion] = []
     for confusion in part.confusions:

@@ -394,6 +394,9 @@ _IDIOMS = (
     (re.compile(r"\b(?:is|are|was|were) (?:unrelated|irrelevant) (?:to|for)\b"), "is not related to"),
     # 'there is no need for eviction': what follows is said to be unneeded, not only the need.
     (re.compile(r"\bno need (?:for|of|to)\b"), "do not need"),
+    (re.compile(r"\b(?:is|are|was|were) far from\b"), "is not"),
+    (re.compile(r"\b(?:hardly|barely|scarcely) any\b"), "no"),
+    (re.compile(r"\b(?:hardly|barely|scarcely) ever\b"), "never"),
     (re.compile(r"\bno doubt\b"), "surely"),
     # A denial of the verb that follows: 'makes no attempt to give...' does not give.
     (re.compile(r"\b(?:makes?|made|making) no (?:attempt|effort) to\b"), "does not"),
@@ -411,12 +414,15 @@ _IDIOMS = (
     (re.compile(r"\bnot (?:as|so) (?!a\b|an\b|the\b)(\w+) as\b"), r"less \1 than"),
     (re.compile(r"\bnot (?:as|so) (?!a\b|an\b|the\b)(\w+)\b"), r"less \1"),
 )
-# After a negation, these make the denial point back at what came before it.
+# After a negation, these make the denial point back at what came before it. Whole words,
+# not stems: 'never alters existing tables' says nothing about existence.
 _DENIED_PREDICATES = frozenset(
-    _stem(w)
-    for w in ("need needed required necessary true possible exists involved correct right how what real accurate"
-              " count counts matter matters apply applies happen happens").split()
+    ("need needs needed require requires required necessary true possible exist exists involved correct right how"
+     " what real accurate count counts matter matters apply applies happen happens important essential relevant"
+     " point").split()
 )
+# Of those, the ones that deny a claim and not a manner ('say what you want, not how to find it').
+_DENIED_CLAIMS = _DENIED_PREDICATES - {"how", "what"}
 _TURNS = frozenset({"but", "however", "yet", "instead", "although", "though"})
 _TURN_STARTS = re.compile(r"^\s*(?:actually|in fact|in reality|really|the truth is|truth is|in truth)\b")
 _BELIEF = re.compile(
@@ -498,22 +504,25 @@ def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Cl
         if w in NEGATIONS
     ]
     before = [sum(j < i < end for j, end in reach) for i in range(len(ws))]
-    denied: list[bool] = []
-    for i in range(len(ws)):
-        denied.append(
-            any(
-                ws[j] in DENYING and any(_stem(x) in _DENIED_PREDICATES for x in ws[j + 1 : j + 4])
-                # 'names in code that do not exist': the denied predicate is the relative clause's own.
-                and not any(x in _EMBEDDED for x in ws[i + 1 : j])
-                for j in range(i + 1, len(ws))
-            )
-        )
+    denied = _before_a_denied_predicate(ws, _DENIED_PREDICATES)
     # 'Without a base case, it never stops' is a hypothesis too.
     # A hypothesis ('if it does not match...') still reads its negations, so 'if you edit it the
     # server won't accept it' asserts no acceptance; it only never counts as denying a key idea.
     conditional = separator in _CONDITIONAL or any(w in _CONDITIONAL for w in ws[:4]) or ws[:1] == ("without",)
-    return Clause(separator, ws, tuple(stem(w) for w in ws), tuple(before), tuple(denied), refuted, conditional,
+    return Clause(separator, ws, tuple(stem(w) for w in ws), tuple(before), denied, refuted, conditional,
                   asked)
+
+
+def _before_a_denied_predicate(ws: tuple[str, ...], predicates: frozenset[str]) -> tuple[bool, ...]:
+    return tuple(
+        any(
+            ws[j] in DENYING and any(x in predicates for x in ws[j + 1 : j + 4] if x not in _HEDGES)
+            # 'names in code that do not exist': the denied predicate is the relative clause's own.
+            and not any(x in _EMBEDDED for x in ws[i + 1 : j])
+            for j in range(i + 1, len(ws))
+        )
+        for i in range(len(ws))
+    )
 
 
 _SUBJECT_OPENERS = frozenset({"and", "but", "so", "because", "since", "where", "there"})
@@ -685,6 +694,14 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
             continue
         if _denial_reaches(c, terms, agreeing, one_word, not phrasing_negations_of(phrasing)):
             return True
+        # 'a base case is not needed', 'a new session id at login is not necessary': the
+        # words before a denied predicate.
+        # ('you say what you want, not how to find it' denies nothing it said.)
+        if not one_word and not phrasing_negations_of(phrasing) and any(c.denied_after):
+            before = _before_a_denied_predicate(c.words, _DENIED_CLAIMS)
+            if any(all(any(before[i] and word_matches(t, s) and not _agrees(s, agreeing) for i, s in enumerate(c.stems))
+                       for t in alt) for alt in terms):
+                return True
     return False
 
 
@@ -698,19 +715,22 @@ def mentions(phrasing: Phrasing, c: Clause) -> bool:
 _EXISTENCE = frozenset({"kind", "kinds", "type", "types", "category", "categories", "form", "forms", "variant",
                         "variants", "class", "thing", "things", "real", "possible", "exist", "exists", "separate",
                         "distinct", "actual", "genuine", "valid"})
-_EXISTENCE_SUBJECT_WORDS = 6
+_EXISTENCE_SUBJECT_WORDS = 8
 
 
-def denies_existence(phrasing: Phrasing, c: Clause) -> bool:
+def denies_existence(phrasing: Phrasing, c: Clause, own: frozenset[str] = frozenset()) -> bool:
     """The clause's subject is what the phrasing names, and the clause says it is no kind,
-    not real or not possible."""
+    not real, not possible, or not the concept itself (`own`: its names' stems)."""
     for i, w in enumerate(c.words):
         if w not in DENYING or not 0 < i <= _EXISTENCE_SUBJECT_WORDS or c.refuted or c.asked:
             continue
         # 'packages that don't exist' describes the packages; it does not deny them.
         if any(x in _EMBEDDED for x in c.words[:i]) or c.words[i - 1] not in _AUXILIARIES:
             continue
-        if any(x in _EXISTENCE for x in c.words[i + 1 : i + 4]) and mentions(phrasing, _span(c, 0, i)):
+        # 'none = no tools' defines a kind by what it lacks; 'L1 is not really a cache' denies.
+        said = zip(c.words[i + 1 : i + 4], c.stems[i + 1 : i + 4], strict=True)
+        if any(x in _EXISTENCE or (st in own and w != "no") for x, st in said) \
+                and mentions(phrasing, _span(c, 0, i)):
             return True
     return False
 
