@@ -317,6 +317,39 @@ def test_a_kind_said_not_to_be_the_concept_is_denied_unless_it_is_defined_by_a_l
     assert not j.denied
 
 
+def test_saying_an_idea_is_not_enough_does_not_deny_it() -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, "hashing is cryptography and one-way, and a digest alone is not enough "
+                                                 "to show the same input gave the same digest")
+    assert not j.denied
+
+
+def test_a_phrasing_that_carries_a_negation_is_never_denied_by_one() -> None:
+    # 'not|never|cannot reverse' is met by a negation; a second one does not turn it around.
+    j = evaluator.analyse(CONCEPT.supraordinate, "hashing is cryptography, the same input gives the same digest, and a "
+                                                 "digest that you did not keep can not be reversed")
+    assert not j.denied
+
+
+@pytest.mark.parametrize("answer", [
+    "A common belief is that a hash is encryption. It is one-way cryptography.",
+    "Another confusion is thinking a hash is reversible; it is one-way cryptography.",
+    "Much confusion comes from thinking hashes are reversible. It is one-way cryptography.",
+    "Some say a hash is basically encryption. It isn't: hashing is one-way cryptography.",
+    "So a hash is encryption? Not true. Hashing is one-way cryptography.",
+])
+def test_a_belief_reported_or_answered_by_a_bare_denial_counts_for_nothing(answer: str) -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, answer)
+    assert not j.confusions
+    assert verdict(answer) == "solid"
+
+
+def test_a_bare_denial_refutes_only_the_sentence_before_it() -> None:
+    [first, second, third] = lang.read("Hashing is cryptography. A hash is encryption. It isn't.")
+    assert not any(c.refuted for c in first)
+    assert all(c.refuted for c in second)
+    assert not any(c.refuted for c in third)
+
+
 def test_what_a_key_idea_says_without_is_agreement() -> None:
     assert lang.stem("name") in lang.denied_in("A lambda is a way to write a function without a name.")
     # ...and what it says nothing does: 'trigger no execution' agrees with 'nothing runs'.

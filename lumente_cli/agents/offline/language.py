@@ -438,6 +438,9 @@ _BELIEF = re.compile(
     r"|\b(?:it|this|that) is (?:also )?(?:wrong|false|incorrect|untrue|not true) that\b"
     r"|\b(?:common|typical|classic|frequent|big|popular) (?:mistake|error|mix up|confusion|misunderstanding|trap)\b"
     r"|\bmistake (?:is|was) (?:thinking|to think|believing|assuming|that)\b|\bmistake to (?:think|believe|assume|say)\b"
+    # 'a common belief is that...', 'another confusion is thinking...', 'comes from thinking...'
+    r"|\b(?:belief|assumption|confusion|misreading|misunderstanding) (?:is|was) (?:that|thinking|believing|assuming)\b"
+    r"|\b(?:comes|come|came|stems|stem) from (?:thinking|believing|assuming)\b"
 )
 _MYTH = re.compile(r"\b(?:myth|misconception|fallacy|misbelief|misunderstanding)\b")
 _CLAIM_IS_WRONG = re.compile(
@@ -469,8 +472,22 @@ SYNONYM_ALTERNATIVES = 3
 
 
 def read(text: str) -> list[list[Clause]]:
-    """The answer as sentences of clauses, each word marked with what denies it."""
-    return [_read_sentence(s) for s in sentences(text)]
+    """The answer as sentences of clauses, each word marked with what denies it. A sentence
+    that opens with a bare denial ('It doesn't:', 'Not true.') refutes the one before it
+    ('...thinking CORS protects the server. It doesn't: curl ignores it')."""
+    out = [_read_sentence(s) for s in sentences(text)]
+    for k in range(1, len(out)):
+        if out[k] and out[k][0].words in _BARE_DENIALS:
+            out[k - 1] = [replace(c, refuted=True) for c in out[k - 1]]
+    return out
+
+
+_BARE_DENIALS = frozenset(
+    tuple(words(t)) for t in (
+        "it does not", "it is not", "they do not", "they are not", "it can not", "it will not", "that is wrong",
+        "that is not true", "that is false", "not true", "not really", "nope", "wrong", "false", "it does not work",
+        "that is a myth", "it is a myth", "it is wrong", "they are wrong", "not so", "not at all")
+)
 
 
 def _read_sentence(sentence: str) -> list[Clause]:
@@ -690,7 +707,9 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
     for n, c in enumerate(clauses):
         if c.refuted or c.conditional or _qualified(c, clauses[n + 1 : n + 2]):
             continue
-        if not mentions(phrasing, c) or asserts(phrasing, [c]):
+        # A phrasing that carries its own negation ('not|never sent ... exist') is met by
+        # negations, never denied by one ('a doc you did not send does not exist for it').
+        if phrasing_negations_of(phrasing) or not mentions(phrasing, c) or asserts(phrasing, [c]):
             continue
         if _denial_reaches(c, terms, agreeing, one_word, not phrasing_negations_of(phrasing)):
             return True
@@ -855,6 +874,10 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
                 continue
         at = next((k for k in range(i + 1, min(i + 4, len(c.words))) if c.words[k] not in _HEDGES), None)
         opener = c.words[at] if at is not None else None
+        # 'calling itself is not enough', 'escaping is not sufficient': what is denied is that it
+        # suffices, which says it is needed. ('Not always' can be the wrong claim itself.)
+        if opener in _NOT_ALL_WAYS or (opener in _COPULAS and c.words[at + 1 : at + 2] and c.words[at + 1] in _NOT_ALL_WAYS):
+            continue
         is_not_a = i > 0 and c.words[i - 1] in _COPULAS and opener in _NOUN_PHRASE_OPENERS
         # 'does not belong to the asymptotic notations', 'does not fall under access control'.
         is_not_a = is_not_a or (opener in _BELONGING and c.words[at + 1 : at + 2] in _BELONGING_TO)
@@ -884,6 +907,7 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
 
 
 _NEGATING_SUFFIX_WORDS = frozenset({"proof", "free"})
+_NOT_ALL_WAYS = frozenset({"enough", "sufficient", "sufficiently"})
 _AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has",
                           "have", "had", "should", "must", "may", "might"})
 _NEEDING = frozenset({"need", "needs", "needed", "require", "requires", "required", "related"})
