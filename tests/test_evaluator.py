@@ -350,6 +350,14 @@ def test_a_bare_denial_refutes_only_the_sentence_before_it() -> None:
     assert not any(c.refuted for c in third)
 
 
+def test_a_noun_and_a_verb_after_a_denial_open_a_clause_of_their_own() -> None:
+    # Not a list of adjectives the denial runs on into ('not a fixed, model-specific size').
+    parts = lang.clause_parts("hashing cant give the digest, encryption keeps the text")
+    assert [text.strip() for _, text in parts] == ["hashing cant give the digest", "encryption keeps the text"]
+    [[clause]] = lang.read("it is not reversible and the same input gives the same digest")
+    assert clause.negations_before[clause.words.index("same")] == 0
+
+
 def test_what_a_key_idea_says_without_is_agreement() -> None:
     assert lang.stem("name") in lang.denied_in("A lambda is a way to write a function without a name.")
     # ...and what it says nothing does: 'trigger no execution' agrees with 'nothing runs'.

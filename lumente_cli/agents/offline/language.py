@@ -272,7 +272,7 @@ def _rejoin_denied_lists(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
         ws = words(text)
         if (out and separator == "," and (in_list or _DENIED_OPEN_PHRASE.search(out[-1][1]))
                 and 0 < len(ws) <= _LIST_CONTINUATION_WORDS and ws[0] not in FUNCTION_WORDS
-                and ws[0] not in NEGATIONS and not _has_verb(text)):
+                and ws[0] not in NEGATIONS and not _has_verb(text) and not _subject_and_verb(ws)):
             out[-1] = (out[-1][0], out[-1][1] + " " + text)
             in_list = len(ws) == 1
             continue
@@ -298,6 +298,18 @@ def _split_and(clause: str) -> list[str]:
         else:
             out[-1] = out[-1] + " and " + piece
     return [p for p in out if p.strip()]
+
+
+def _subject_and_verb(ws: list[str] | tuple[str, ...]) -> bool:
+    """'xss runs inside the site', 'the same input gives...': a noun (of one or two words, an
+    article may come first) and a verb in -s open a clause of their own."""
+    k = 1 if ws[:1] and ws[0] in ("a", "an", "the") else 0
+    return len(ws) >= k + 3 and ws[k] not in NEGATIONS and ws[k] not in ("and", "or") \
+        and any(_third_person(w) for w in ws[k + 1 : k + 3])
+
+
+def _third_person(w: str) -> bool:
+    return len(w) > 3 and w.endswith("s") and not w.endswith("ss") and w not in FUNCTION_WORDS
 
 
 def _has_verb(text: str) -> bool:
@@ -673,7 +685,7 @@ def _starts_predicate(ws: tuple[str, ...]) -> bool:
     object ('and checks the token'), so a denial before 'and' does not reach past it."""
     if not ws:
         return False
-    return ws[0] in _SUBJECTS or ws[0] in CLAUSE_VERBS or (
+    return ws[0] in _SUBJECTS or ws[0] in CLAUSE_VERBS or _subject_and_verb(ws) or (
         len(ws) > 1 and len(ws[0]) > 3 and ws[0].endswith("s") and ws[1] in _OBJECT_OPENERS)
 
 
