@@ -8,11 +8,13 @@ Generated cases add what no writer needs to invent: each part's question, cues a
 hints pasted back as the answer, after the session showed them (labelled missing).
 The probes (tests/data/probes/*.toml) came later, written and labelled the same way to
 look for what the corpus does not hold (negations phrased every way, misconceptions
-stated plainly, paraphrases far from the reference's words); they were used for
-tuning, so they are reported as a set of their own and never as held out. The held-aside
-sets (tests/data/heldaside/*.toml) were written the same way after the last round of
-tuning and measured once when they arrived: wrong claims amid right ones, and correct
-answers short and long. Their column says how the judge does on answers nobody tuned it to.
+stated plainly, paraphrases far from the reference's words, correct answers that reject
+a misconception on the way); they were used for tuning, so they are reported as a set of
+their own and never as held out. The held-aside sets (tests/data/heldaside/*.toml) were
+written the same way after a round of tuning and measured when they arrived: wrong claims
+amid right ones, and correct answers short and long. Half of the wrong-claims set (by a
+hash of the id) has since been read to find mechanisms; the rest is unread. Their column
+says how the judge does on answers it was not tuned to.
 
     python bench/evaluator.py                 # offline judge, both halves, docs updated
     python bench/evaluator.py --provider claude   # the Claude judge (needs ANTHROPIC_API_KEY)

@@ -43,7 +43,8 @@ def test_the_probes_and_held_aside_sets_cover_every_concept_apart_from_the_corpu
     assert len({c.id for c in sets}) == len(sets)
     others = bench.load_corpus() + bench.load_corpus(bench.PROBES if folder == "HELD_ASIDE" else bench.HELD_ASIDE)
     assert not {c.id for c in sets} & {c.id for c in others}
-    assert {c.kind for c in sets} <= {"negated", "misconception", "paraphrase_good", "long_correct"}
+    assert {c.kind for c in sets} <= {"negated", "misconception", "paraphrase_good", "long_correct",
+                                      "refuting_misconception"}
 
 
 def test_the_docs_quote_the_last_results():
