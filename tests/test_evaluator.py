@@ -297,6 +297,12 @@ def test_a_key_idea_before_a_denied_predicate_or_called_far_from_true_is_denied(
     assert [kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer).denied] == ["same_output"]
 
 
+def test_no_before_a_predicate_denies_its_own_noun_not_the_claim_before_it() -> None:
+    j = evaluator.analyse(CONCEPT.supraordinate, "hashing is cryptography: the same input gives the same digest with no "
+                                                 "key involved")
+    assert not j.denied
+
+
 @pytest.mark.parametrize("answer", ["hashing is cryptography: one-way, and the same input gives the same digest, which is "
                                     "not really the fix for weak passwords",
                                     "hashing is cryptography; it never alters existing input and gives the same digest "

@@ -435,6 +435,7 @@ _DENIED_PREDICATES = frozenset(
 )
 # Of those, the ones that deny a claim and not a manner ('say what you want, not how to find it').
 _DENIED_CLAIMS = _DENIED_PREDICATES - {"how", "what"}
+_NOT = frozenset({"not", "never"})
 _TURNS = frozenset({"but", "however", "yet", "instead", "although", "though"})
 _TURN_STARTS = re.compile(r"^\s*(?:actually|in fact|in reality|really|the truth is|truth is|in truth)\b")
 _BELIEF = re.compile(
@@ -542,10 +543,11 @@ def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Cl
                   asked)
 
 
-def _before_a_denied_predicate(ws: tuple[str, ...], predicates: frozenset[str]) -> tuple[bool, ...]:
+def _before_a_denied_predicate(ws: tuple[str, ...], predicates: frozenset[str],
+                               denials: frozenset[str] = DENYING) -> tuple[bool, ...]:
     return tuple(
         any(
-            ws[j] in DENYING and any(x in predicates for x in ws[j + 1 : j + 4] if x not in _HEDGES)
+            ws[j] in denials and any(x in predicates for x in ws[j + 1 : j + 4] if x not in _HEDGES)
             # 'names in code that do not exist': the denied predicate is the relative clause's own.
             and not any(x in _EMBEDDED for x in ws[i + 1 : j])
             for j in range(i + 1, len(ws))
@@ -729,7 +731,8 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
         # words before a denied predicate.
         # ('you say what you want, not how to find it' denies nothing it said.)
         if not one_word and not phrasing_negations_of(phrasing) and any(c.denied_after):
-            before = _before_a_denied_predicate(c.words, _DENIED_CLAIMS)
+            # ('parses JSON with no JavaScript involved': 'no' denies its own noun, not the parsing.)
+            before = _before_a_denied_predicate(c.words, _DENIED_CLAIMS, _NOT)
             if any(all(any(before[i] and word_matches(t, s) and not _agrees(s, agreeing) for i, s in enumerate(c.stems))
                        for t in alt) for alt in terms):
                 return True
