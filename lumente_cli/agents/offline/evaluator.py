@@ -276,8 +276,10 @@ def _called_the_same(part: Part, sentences: list[list[lang.Clause]], own_stems: 
     ('threads and async tasks work exactly the same way'): each denies the point that
     tells them apart."""
     out: list[KeyPoint] = []
+    if not any(kp.names for kp in part.key_points):
+        return out
     for sentence in sentences:
-        if not any(kp.names for kp in part.key_points) or lang.says_same(sentence) is None:
+        if not lang.says_same(sentence):
             continue
         # The part's author called this mix-up a side point: it caps, it does not deny.
         if any(lang.asserts_nearby(lang.compile_phrasing(m), c)

@@ -543,6 +543,7 @@ def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Cl
                   asked)
 
 
+@lru_cache(maxsize=4096)  # asked once per phrasing of every key idea, for the same clause
 def _before_a_denied_predicate(ws: tuple[str, ...], predicates: frozenset[str],
                                denials: frozenset[str] = DENYING) -> tuple[bool, ...]:
     return tuple(
@@ -796,13 +797,13 @@ _SAME_ENDS = frozenset({"thing", "things", "way", "concept", "idea", "meaning", 
 PAIR_WORDS = frozenset({"both", "they", "them", "vs", "versus", "either"})
 
 
-def says_same(sentence: list[Clause]) -> int | None:
-    """Where the sentence calls two things the same: (clause index) or None."""
+def says_same(sentence: list[Clause]) -> bool:
+    """The sentence calls two things the same."""
     if any(c.refuted or c.asked or c.conditional for c in sentence):
-        return None
+        return False
     if any(w in _DIFFERENCE_FOLLOWS for c in sentence for w in c.words):
-        return None
-    for n, c in enumerate(sentence):
+        return False
+    for c in sentence:
         ws = c.words
         for i, w in enumerate(ws):
             if w in _DIFFERENT:
@@ -810,7 +811,7 @@ def says_same(sentence: list[Clause]) -> int | None:
                 # differences' is no such claim).
                 k = i - 2 if i > 1 and ws[i - 1] in _DIFFERENCE_HEDGES else i - 1
                 if k >= 0 and ws[k] in DENYING and not any(x in DENYING for x in ws[:k]):
-                    return n
+                    return True
                 continue
             if w not in _SAME or not usable(c, i, 0):
                 continue
@@ -824,8 +825,8 @@ def says_same(sentence: list[Clause]) -> int | None:
             while k >= 0 and ws[k] in _SAME_HEDGES:  # 'are basically the same'
                 k -= 1
             if (j == 0 and after and after[0] in _SAME_OPENING) or (k >= 0 and ws[k] in _SAME_VERBS):
-                return n
-    return None
+                return True
+    return False
 
 
 @lru_cache(maxsize=4096)
