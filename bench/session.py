@@ -37,6 +37,7 @@ from sessions import Rig  # noqa: E402
 
 from lumente_cli.agents.contracts import EvaluateInput  # noqa: E402
 from lumente_cli.agents.offline import OfflineAgents  # noqa: E402
+from lumente_cli.agents.offline import language  # noqa: E402
 from lumente_cli.concepts.library import load_library  # noqa: E402
 from lumente_cli.parts import PARTS  # noqa: E402
 
@@ -55,6 +56,7 @@ def time_sessions(rounds: int, *, memory: bool) -> list[float]:
         try:
             for _ in range(rounds):
                 rig.set_levels({p: 2 for p in PARTS})  # the same session every round
+                language.forget_answers()  # ...whose answers the judge reads afresh
                 start = time.perf_counter()
                 code = rig.run(SCRIPT, memory_on=memory)
                 times.append((time.perf_counter() - start) * 1000)
@@ -81,6 +83,7 @@ def time_evaluator(rounds: int) -> tuple[list[float], list[float], int]:
                 for c, p, _ in answers}
     ours, naive = [], []
     for _ in range(rounds):
+        language.forget_answers()  # each round reads every answer afresh, as a student's session would
         start = time.perf_counter()
         for agent, inp in inputs:
             agent.evaluate(inp)
