@@ -784,3 +784,28 @@ def test_a_prohibition_denies_no_fact() -> None:
     phrasing = lang.compile_phrasing("md5 broken|collision|collisions")
     assert not lang.denies(phrasing, lang.read("md5 must not be used where collisions matter")[0])
     assert lang.denies(phrasing, lang.read("md5 does not have collisions")[0])
+
+
+def test_what_a_mechanism_prevents_denies_nothing() -> None:
+    newer = lang.compile_phrasing("retry|write newer|version")
+    # 'so' after a phrase with no verb says what the phrase is for...
+    assert not lang.denies(newer, lang.read("and an etag with if-match, so a retry can't clobber a newer version")[0])
+    assert not lang.denies(newer, lang.read("it uses an etag so that a retry can not clobber a newer version")[0])
+    # ...after a whole clause it is a consequence, which asserts ('..., like X, so' skips the example).
+    assert lang.denies(newer, lang.read("the etag is ignored, so a retry can not reach a newer version")[0])
+    server = lang.compile_phrasing("central server")
+    assert lang.denies(server, lang.read("every node serves data, like bittorrent, so there is no central server")[0])
+
+
+def test_not_before_a_verb_in_ing_names_a_thing_to_do() -> None:
+    sharing = lang.compile_phrasing("sharing state")
+    assert not lang.denies(sharing, lang.read("fixes: locks, or just not sharing mutable state")[0])
+    assert not lang.denies(sharing, lang.read("you avoid it by not sharing state")[0])
+    assert lang.denies(sharing, lang.read("a race is not sharing state")[0])
+    assert lang.denies(sharing, lang.read("threads are not sharing state")[0])
+
+
+def test_a_pronoun_after_a_comma_starts_a_clause_after_a_denied_noun_phrase() -> None:
+    # 'not ... the result,' would take a run without a verb into its denial; 'u get' is a clause.
+    assert len(lang.read("calling it does not give u the result, u get a coroutine object")[0]) == 2
+    assert len(lang.read("a lockfile is not an exact, pinned record")[0]) == 1

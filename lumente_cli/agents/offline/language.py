@@ -277,7 +277,8 @@ def _rejoin_denied_lists(parts: list[tuple[str, str]]) -> list[tuple[str, str]]:
         ws = words(text)
         if (out and separator == "," and (in_list or _DENIED_OPEN_PHRASE.search(out[-1][1]))
                 and 0 < len(ws) <= _LIST_CONTINUATION_WORDS and ws[0] not in FUNCTION_WORDS
-                and ws[0] not in NEGATIONS and not _has_verb(text) and not _subject_and_verb(ws)):
+                and ws[0] not in NEGATIONS and ws[0] not in _SUBJECTS and not _has_verb(text)
+                and not _subject_and_verb(ws)):
             out[-1] = (out[-1][0], out[-1][1] + " " + text)
             in_list = len(ws) == 1
             continue
@@ -515,7 +516,28 @@ def _read_sentence(sentence: str) -> list[Clause]:
         sentence = pattern.sub(replacement, sentence)
     parts = clause_parts(sentence)
     refuted = _refuted(sentence, parts)
-    return [_clause(sep, text, r, asked) for (sep, text), r in zip(parts, refuted, strict=True)]
+    return [_clause(sep, text, r, asked, purpose=_purpose(parts, n)) for n, ((sep, text), r)
+            in enumerate(zip(parts, refuted, strict=True))]
+
+
+def _purpose(parts: list[tuple[str, str]], n: int) -> bool:
+    """'plus jitter so everyone isn't retrying at once', 'updates with an ETag so that a retry
+    can't clobber a newer version': what a mechanism is for. What it prevents is no denial of
+    anything; 'so' after a whole clause ('it is one-way, so it can't be reversed') is a
+    consequence, which asserts."""
+    separator, text = parts[n]
+    if separator != "so":
+        return False
+    if words(text)[:1] == ["that"]:
+        return True
+    # An example in between ('..., like BitTorrent, so there is no server') is an aside:
+    # the clause before it is what 'so' follows.
+    k = n - 1
+    while k > 0 and words(parts[k][1])[:1] in (["like"], ["such"], ["eg"], ["including"]):
+        k -= 1
+    # ('conditional updates with an etag, so...' reads as a noun and its verb: a consequence,
+    # the safer reading where a wrong claim might follow.)
+    return k >= 0 and not _has_verb(parts[k][1]) and not _subject_and_verb(words(parts[k][1]))
 
 
 # These deny the few words of their own phrase ('without a base case', 'no lookup'),
@@ -527,25 +549,39 @@ _EMBEDDED = frozenset(
     {"that", "who", "whom", "whose", "how", "what", "where", "why", "whether", "until", "till", "cause",
      "unless", "if", "when", "whenever"}
 )
-_SUBJECTS = frozenset({"i", "you", "we", "they", "he", "she", "it"})
+_SUBJECTS = frozenset({"i", "you", "u", "we", "they", "he", "she", "it"})
 SHORT_SCOPE_WORDS = 3
 
 
-def _clause(separator: str, text: str, refuted: bool, asked: bool = False) -> Clause:
+def _clause(separator: str, text: str, refuted: bool, asked: bool = False, *, purpose: bool = False) -> Clause:
     ws = tuple(words(text))
     reach = [
         (j, j + 1 + SHORT_SCOPE_WORDS if w in _SHORT_SCOPE and not _denies_the_subject(ws, j) else _predicate_end(ws, j))
         for j, w in enumerate(ws)
-        if w in NEGATIONS
+        if w in NEGATIONS and not _names_an_activity(ws, j)
     ]
     before = [sum(j < i < end for j, end in reach) for i in range(len(ws))]
     denied = _before_a_denied_predicate(ws, _DENIED_PREDICATES)
     # 'Without a base case, it never stops' is a hypothesis too.
     # A hypothesis ('if it does not match...') still reads its negations, so 'if you edit it the
     # server won't accept it' asserts no acceptance; it only never counts as denying a key idea.
-    conditional = separator in _CONDITIONAL or any(w in _CONDITIONAL for w in ws[:4]) or ws[:1] == ("without",)
+    conditional = (separator in _CONDITIONAL or any(w in _CONDITIONAL for w in ws[:4]) or ws[:1] == ("without",)
+                   or purpose)
     return Clause(separator, ws, tuple(stem(w) for w in ws), tuple(before), denied, refuted, conditional,
                   asked)
+
+
+_AUXILIARY_BEFORE_ING = frozenset({"is", "are", "was", "were", "be", "been", "am", "its"})
+
+
+def _names_an_activity(ws: tuple[str, ...], j: int) -> bool:
+    """'fix it by not sharing state', 'or just not sharing mutable state': 'not' before a
+    verb in -ing with no 'is' before it names a thing to do, and denies nothing
+    ('it is not sharing state' still does)."""
+    if ws[j] != "not" or j + 1 >= len(ws) or not ws[j + 1].endswith("ing") or len(ws[j + 1]) < 5:
+        return False
+    before = [w for w in ws[max(0, j - 2) : j] if w not in ("just", "simply", "also", "even")]
+    return not before or before[-1] not in _AUXILIARY_BEFORE_ING | CLAUSE_VERBS
 
 
 @lru_cache(maxsize=4096)  # asked once per phrasing of every key idea, for the same clause
