@@ -14,7 +14,10 @@ their own and never as held out. The held-aside sets (tests/data/heldaside/*.tom
 written the same way after a round of tuning and measured when they arrived: wrong claims
 amid right ones, and correct answers short and long. Half of the wrong-claims set (by a
 hash of the id) has since been read to find mechanisms; the rest is unread. Their column
-says how the judge does on answers it was not tuned to.
+says how the judge does on answers it was not tuned to. The second held-aside set
+(tests/data/heldaside2/) was written the same way on 2026-12-02, once the first had been
+half read: a good paraphrase, one idea only, a negated and a misconception answer for every
+part of every concept, all unread while tuning.
 
     python bench/evaluator.py                 # offline judge, both halves, docs updated
     python bench/evaluator.py --provider claude   # the Claude judge (needs ANTHROPIC_API_KEY)
@@ -40,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "tests" / "data" / "corpus"
 PROBES = ROOT / "tests" / "data" / "probes"
 HELD_ASIDE = ROOT / "tests" / "data" / "heldaside"
+HELD_ASIDE_2 = ROOT / "tests" / "data" / "heldaside2"
 RESULTS = ROOT / "bench" / "results" / "evaluator.json"
 DOCS = ROOT / "docs" / "benchmarks.md"
 BEGIN, END = "<!-- bench:evaluator:begin -->", "<!-- bench:evaluator:end -->"
@@ -137,13 +141,14 @@ def claude_judge(library: Library) -> Callable[[Case], str]:
 
 
 def measure(judge: Callable[[Case], str], corpus: list[Case], probes: list[Case], held_aside: list[Case],
-            generated: list[Case]) -> tuple[dict[str, dict], dict[str, str]]:
-    got = {c.id: judge(c) for c in corpus + probes + held_aside + generated}
+            generated: list[Case], held_aside_2: list[Case]) -> tuple[dict[str, dict], dict[str, str]]:
+    got = {c.id: judge(c) for c in corpus + probes + held_aside + held_aside_2 + generated}
     halves = {
         "tuning": score([c for c in corpus if not c.holdout], got),
         "holdout": score([c for c in corpus if c.holdout], got),
         "probes": score(probes, got),
         "held aside": score(held_aside, got),
+        "held aside 2": score(held_aside_2, got),
         "generated": score(generated, got),
     }
     return halves, got
@@ -240,8 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         args.no_write = True
     probes = load_corpus(PROBES)[: args.limit or None]
     held_aside = load_corpus(HELD_ASIDE)[: args.limit or None]
+    held_aside_2 = load_corpus(HELD_ASIDE_2)[: args.limit or None]
     judge = offline_judge(library) if args.provider == "offline" else claude_judge(library)
-    halves, got = measure(judge, corpus, probes, held_aside, generated)
+    halves, got = measure(judge, corpus, probes, held_aside, generated, held_aside_2)
     text = tables(halves)
     print(f"Evaluator: {args.provider}\n")
     print(text)

@@ -36,15 +36,16 @@ def test_the_corpus_is_independent_spread_and_frozen_in_shape():
             assert list(a) == ["id", "concept", "part", "kind", "answer", "expected", "why"]
 
 
-@pytest.mark.parametrize("folder", ["PROBES", "HELD_ASIDE"])
+@pytest.mark.parametrize("folder", ["PROBES", "HELD_ASIDE", "HELD_ASIDE_2"])
 def test_the_probes_and_held_aside_sets_cover_every_concept_apart_from_the_corpus(folder):
     sets = bench.load_corpus(getattr(bench, folder))
     assert len({c.concept for c in sets}) == len(bench.load_library().ids())
     assert len({c.id for c in sets}) == len(sets)
-    others = bench.load_corpus() + bench.load_corpus(bench.PROBES if folder == "HELD_ASIDE" else bench.HELD_ASIDE)
+    others = bench.load_corpus() + [c for f in ("PROBES", "HELD_ASIDE", "HELD_ASIDE_2") if f != folder
+                                    for c in bench.load_corpus(getattr(bench, f))]
     assert not {c.id for c in sets} & {c.id for c in others}
     assert {c.kind for c in sets} <= {"negated", "misconception", "paraphrase_good", "long_correct",
-                                      "refuting_misconception"}
+                                      "refuting_misconception", "partial_one_idea"}
 
 
 def test_the_docs_quote_the_last_results():
@@ -58,7 +59,8 @@ def test_the_offline_judge_holds_what_the_corpus_last_measured():
     doc = json.loads((BENCH / "results" / "evaluator.json").read_text("utf-8"))
     library = bench.load_library()
     now, _ = bench.measure(bench.offline_judge(library), bench.load_corpus(), bench.load_corpus(bench.PROBES),
-                           bench.load_corpus(bench.HELD_ASIDE), bench.generated_cases(library))
+                           bench.load_corpus(bench.HELD_ASIDE), bench.generated_cases(library),
+                           bench.load_corpus(bench.HELD_ASIDE_2))
     assert now == doc["halves"], "the judge's verdicts changed: rerun python bench/evaluator.py and read the table"
 
 
@@ -81,7 +83,7 @@ def test_the_claude_judge_runs_on_the_same_corpus_against_the_messages_api():
     assert proc.returncode == 0, proc.stderr
     assert "Evaluator: claude" in proc.stdout
     assert api.roles() and set(api.roles()) == {"evaluator"}
-    assert len(api.seen) == 15  # 3 answers from each half, the probes, the held-aside sets and the generated
+    assert len(api.seen) == 18  # 3 answers from each half, the probes, both held-aside sets and the generated
 
 
 def test_the_claude_judge_needs_a_key():

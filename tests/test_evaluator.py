@@ -257,6 +257,8 @@ def test_an_inverted_neither_repeats_the_last_denial_and_denies_nothing_after_it
     "alpha, and hashing and gamma are not really different",
     "alpha. gamma and hashing: same meaning, they both alpha",
     "alpha. Gamma works exactly the same way as hashing.",
+    "alpha. Hashing and gamma aren't really separate, so if you have one you have the other.",
+    "alpha. Between hashing and gamma there's no real difference in what travels over the wire.",
 ])
 def test_calling_a_neighbour_the_same_denies_the_difference(answer: str) -> None:
     j = evaluator.analyse(CONCEPT.coordinate, answer, own=["hashing"])
@@ -271,6 +273,8 @@ def test_calling_a_neighbour_the_same_denies_the_difference(answer: str) -> None
     "alpha. People think hashing and gamma are the same thing, but beta.",
     "alpha. Gamma is the same-origin trick that hashing relies on.",
     "alpha: gamma and hashing are the same thing underneath, hashing is beta on top of gamma",
+    "alpha: hashing and gamma are the same thing, hashing is nicer syntax over gamma",
+    "alpha. If hashing and gamma were the same, beta would be gamma.",
     "alpha, and the same thing happens to gamma",
 ])
 def test_a_sameness_that_goes_on_to_a_difference_or_is_a_phrase_denies_nothing(answer: str) -> None:

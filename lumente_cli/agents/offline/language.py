@@ -870,7 +870,8 @@ def denies_existence(phrasing: Phrasing, c: Clause, own: frozenset[str] = frozen
 # comparison, and 'the same' after any verb but a linking one ('share the same memory')
 # says nothing about the two.
 _SAME = frozenset({"same", "identical", "equivalent", "interchangeable", "synonym", "synonyms", "synonymous"})
-_DIFFERENT = frozenset({"different", "difference", "differences", "differ", "differs", "distinct", "distinction"})
+_DIFFERENT = frozenset({"different", "difference", "differences", "differ", "differs", "distinct", "distinction",
+                        "separate"})
 _SAME_VERBS = frozenset({"is", "are", "was", "were", "be", "work", "works", "behave", "behaves", "act", "acts", "mean",
                          "means"})
 _SAME_HEDGES = frozenset({"basically", "essentially", "exactly", "just", "really", "practically", "all", "both",
@@ -882,7 +883,12 @@ _SAME_OPENING = frozenset({"meaning", "thing", "things"})
 # over promises') compares layers.
 _DIFFERENCE_FOLLOWS = frozenset({"but", "except", "apart", "besides", "however", "whereas", "while", "though",
                                  "although", "unlike", "only", "yet", "instead", "rather", "underneath", "internally",
-                                 "hood", "over", "top"})
+                                 "hood"})
+# 'Over' and 'on top' compare layers only after what is layered ('syntax over promises', 'a layer
+# on top of TCP'); 'no difference in what travels over the wire' is no layering.
+_LAYERING = frozenset({"over", "top"})
+_LAYERED = frozenset({"syntax", "sugar", "layer", "layers", "wrapper", "wrappers", "abstraction", "built", "builds",
+                      "sits", "runs", "api", "interface"})
 _DIFFERENCE_HEDGES = frozenset({"real", "any", "actual", "big", "really", "much", "that", "very", "so"})
 _SAME_ENDS = frozenset({"thing", "things", "way", "concept", "idea", "meaning", "as", "stuff"})
 # Words that make a sentence about two things at once.
@@ -890,12 +896,16 @@ PAIR_WORDS = frozenset({"both", "they", "them", "vs", "versus", "either"})
 
 
 def says_same(sentence: list[Clause]) -> bool:
-    """The sentence calls two things the same."""
-    if any(c.refuted or c.asked or c.conditional for c in sentence):
-        return False
+    """The sentence calls two things the same (in a clause that asserts: not in a refuted
+    belief, a question or a hypothesis)."""
     if any(w in _DIFFERENCE_FOLLOWS for c in sentence for w in c.words):
         return False
+    if any(w in _LAYERING and any(x in _LAYERED for x in c.words[max(0, i - 3) : i])
+           for c in sentence for i, w in enumerate(c.words)):
+        return False
     for c in sentence:
+        if c.refuted or c.asked or c.conditional:
+            continue
         ws = c.words
         for i, w in enumerate(ws):
             if w in _DIFFERENT:
