@@ -813,3 +813,9 @@ def test_a_pronoun_after_a_comma_starts_a_clause_after_a_denied_noun_phrase() ->
     # 'not ... the result,' would take a run without a verb into its denial; 'u get' is a clause.
     assert len(lang.read("calling it does not give u the result, u get a coroutine object")[0]) == 2
     assert len(lang.read("a lockfile is not an exact, pinned record")[0]) == 1
+
+
+def test_nobody_denies_what_follows_it() -> None:
+    trusted = lang.compile_phrasing("self-signed trusted|accepted browser|browsers")
+    assert not lang.asserts(trusted, lang.read("self-signed certificates that nobody trusts, browsers warn")[0])
+    assert lang.asserts(trusted, lang.read("browsers trust self-signed certificates")[0])

@@ -53,7 +53,7 @@ CLAUSE_VERBS = frozenset(
 )
 
 NEGATIONS = frozenset(
-    {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather", "cannot",
+    {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "nobody", "instead", "rather", "cannot",
      "impossible", "infeasible", "unable", "ignore", "ignores", "ignoring", "ignored", "lack", "lacks", "lacking"}
 )
 FUNCTION_WORDS = frozenset(
@@ -483,7 +483,7 @@ class Clause:
 
 _CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "otherwise", "until"})
 # Negations that deny a statement, as opposed to 'without', 'instead', 'impossible'...
-DENYING = frozenset({"not", "never", "no", "neither", "nor"})
+DENYING = frozenset({"not", "never", "no", "neither", "nor", "nobody"})
 # A denial stands right before what it denies: 'not one-way', "doesn't need a base case".
 DENIAL_REACH = 4
 SHORT_DENIAL_REACH = 2
