@@ -53,7 +53,7 @@ CLAUSE_VERBS = frozenset(
 )
 
 NEGATIONS = frozenset(
-    {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "nobody", "instead", "rather", "cannot",
+    {"not", "no", "never", "neither", "nor", "without", "unlike", "nothing", "none", "instead", "rather", "cannot",
      "impossible", "infeasible", "unable", "ignore", "ignores", "ignoring", "ignored", "lack", "lacks", "lacking"}
 )
 FUNCTION_WORDS = frozenset(
@@ -479,11 +479,14 @@ class Clause:
     refuted: bool = False
     conditional: bool = False  # 'if it does not match...': a hypothesis, not a denial
     asked: bool = False  # in a question: 'is it encrypted?' claims nothing wrong
+    # Where the consequence begins in a clause joined to it ('put is idempotent, so sending
+    # twice is not a problem'); 0 for any other clause.
+    consequence_at: int = 0
 
 
 _CONDITIONAL = frozenset({"if", "unless", "when", "whenever", "otherwise", "until"})
 # Negations that deny a statement, as opposed to 'without', 'instead', 'impossible'...
-DENYING = frozenset({"not", "never", "no", "neither", "nor", "nobody"})
+DENYING = frozenset({"not", "never", "no", "neither", "nor"})
 # A denial stands right before what it denies: 'not one-way', "doesn't need a base case".
 DENIAL_REACH = 4
 SHORT_DENIAL_REACH = 2
@@ -730,10 +733,30 @@ def asserts_nearby(phrasing: Phrasing, clause: Clause) -> bool:
     such as 'REST is a protocol', which words scattered over a long clause do not make."""
     if not present(phrasing, clause.stems):
         return False
+    if clause.consequence_at and phrasing_negations_of(phrasing) and not _negation_beside_its_words(phrasing, clause):
+        return False
     width = 2 * len(phrasing.terms) + 2
     n = len(clause.stems)
     for start in range(max(1, n - width + 1)):
         if asserts(phrasing, [_span(clause, start, start + width)]):
+            return True
+    return False
+
+
+def _negation_beside_its_words(phrasing: Phrasing, c: Clause) -> bool:
+    """A phrasing's own negation, across a clause and its consequence, must stand with one of
+    the words it negates: 'the GIL makes threads safe, so no locks are needed' meets 'gil safe
+    no lock need'; in 'PUT is idempotent, so sending twice is not a problem' the 'not' denies
+    nothing of 'put not idempotent'. (A condition and what it leads to, 'if a thread crashes,
+    the process is not affected', is one claim: its negation counts wherever it stands.)"""
+    sources = phrasing.source.split()
+    if len(sources) != len(phrasing.terms):
+        return True
+    plain = [term for source, term in zip(sources, phrasing.terms, strict=True)
+             if not any(w in NEGATIONS for alt in source.split("|") for w in words(alt))]
+    for lo, hi in ((0, c.consequence_at), (c.consequence_at, len(c.words))):
+        if any(w in NEGATIONS for w in c.words[lo:hi]) and any(
+                all(any(word_matches(t, st) for st in c.stems[lo:hi]) for t in alt) for term in plain for alt in term):
             return True
     return False
 
@@ -1058,7 +1081,7 @@ def with_consequences(clauses: list[Clause]) -> list[Clause]:
             # Each part keeps its own negations: 'can't' in the consequence denies only it.
             # A condition and what it leads to ('if the prompt is strict, injection can't
             # happen') are one claim too.
-            out.append(_joined(a, b))
+            out.append(replace(_joined(a, b), consequence_at=len(a.words) if b.separator in _CONSEQUENCE else 0))
         elif b.separator in _SPLICES and b.words[:1] and b.words[0] in _PRONOUNS:
             subject = _subject(a)
             if subject is not None:
