@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -358,8 +359,10 @@ class Phrasing:
     source: str
     terms: tuple[tuple[tuple[str, ...], ...], ...]
 
-    def matches(self, bag: frozenset[str]) -> bool:
-        return all(any(all(any(word_matches(w, s) for s in bag) for w in alt) for alt in term) for term in self.terms)
+    def matches(self, stems: Iterable[str]) -> bool:
+        """Every term's words are among these stems, asserted or not."""
+        bag = _bag(tuple(stems))
+        return all(any(all(bag.has(w) for w in alt) for alt in term) for term in self.terms)
 
 
 @lru_cache(maxsize=16384)
@@ -377,10 +380,15 @@ def compile_phrasing(source: str) -> Phrasing:
     return Phrasing(source, tuple(t for t in terms if t))
 
 
-@lru_cache(maxsize=16384)
 def phrasing_negations(source: str) -> int:
     """How many terms of a phrasing are themselves negations ('idempotent no side-effects': 1)."""
-    return sum(any(w in NEGATIONS for alt in term.split("|") for w in words(alt)) for term in source.split())
+    return sum(_negation_terms(source))
+
+
+@lru_cache(maxsize=16384)
+def _negation_terms(source: str) -> tuple[bool, ...]:
+    """For each term of a phrasing, whether it is a negation."""
+    return tuple(any(w in NEGATIONS for alt in term.split("|") for w in words(alt)) for term in source.split())
 
 
 def shingles(tokens: list[str], n: int = 4) -> set[tuple[str, ...]]:
@@ -695,8 +703,7 @@ def _bag(stems: tuple[str, ...]) -> _Bag:
 
 @lru_cache(maxsize=131072)
 def _present_in(source: str, stems: tuple[str, ...]) -> bool:
-    bag = _bag(stems)
-    return all(any(all(bag.has(w) for w in alt) for alt in term) for term in compile_phrasing(source).terms)
+    return compile_phrasing(source).matches(stems)
 
 
 def forget_answers() -> None:
@@ -749,11 +756,10 @@ def _negation_beside_its_words(phrasing: Phrasing, c: Clause) -> bool:
     no lock need'; in 'PUT is idempotent, so sending twice is not a problem' the 'not' denies
     nothing of 'put not idempotent'. (A condition and what it leads to, 'if a thread crashes,
     the process is not affected', is one claim: its negation counts wherever it stands.)"""
-    sources = phrasing.source.split()
-    if len(sources) != len(phrasing.terms):
+    negation = _negation_terms(phrasing.source)
+    if len(negation) != len(phrasing.terms):  # a term with no words was dropped: no telling which
         return True
-    plain = [term for source, term in zip(sources, phrasing.terms, strict=True)
-             if not any(w in NEGATIONS for alt in source.split("|") for w in words(alt))]
+    plain = [term for term, negates in zip(phrasing.terms, negation, strict=True) if not negates]
     for lo, hi in ((0, c.consequence_at), (c.consequence_at, len(c.words))):
         if any(w in NEGATIONS for w in c.words[lo:hi]) and any(
                 all(any(word_matches(t, st) for st in c.stems[lo:hi]) for t in alt) for term in plain for alt in term):
