@@ -472,6 +472,44 @@ def test_own_words_next_to_a_copied_cue_still_count() -> None:
     assert verdict(answer, shown) == "solid"
 
 
+def test_each_guided_question_is_its_own_text_to_copy_from() -> None:
+    """Words gathered from two different questions are an answer in the questions' terms."""
+    shown = Shown(prompt="\n".join(PART["guided"]), cues=tuple(PART["cues"]))
+    answer = "it comes from cryptography. the same input twice: same hash"
+    assert {kp.id for kp in evaluator.analyse(CONCEPT.supraordinate, answer, shown=shown).covered} == {
+        "family", "same_output"}
+
+
+def _judged_after(question: str, answer: str):
+    part = CONCEPT.supraordinate.model_copy(update={"guided": [question]})
+    concept = CONCEPT.model_copy(update={"supraordinate": part})
+    inp = EvaluateInput(concept="hashing", part="supraordinate", level=2, answer=answer, shown=Shown(prompt=question))
+    return OfflineAgents(concept).evaluate(inp)
+
+
+@pytest.mark.parametrize(
+    ("question", "claim", "feedback"),
+    [
+        ("Is a hash reversible, like encryption?", "a hash is reversible like encryption", "misconception"),
+        ("Why does the same input always give the same digest?", "the same input does not always give the same digest",
+         "opposite of a key idea"),
+    ],
+)
+def test_a_wrong_claim_in_a_questions_words_still_counts_against_the_answer(question: str, claim: str,
+                                                                            feedback: str) -> None:
+    result = _judged_after(question, f"{claim}. it comes from cryptography, and it is one-way")
+    assert result.verdict == "missing"
+    assert feedback in result.feedback
+
+
+def test_an_answer_in_a_questions_words_earns_what_its_own_words_add() -> None:
+    question = "Can the original input be recovered from the digest after hashing?"
+    answer = "no, the original input can never be recovered from the digest. it comes from cryptography"
+    assert _judged_after(question, answer).covered == ["family", "one_way"]
+    # The question's own words alone earn nothing, and an answer made of them is an echo.
+    assert _judged_after(question, "the original input can be recovered from the digest after hashing").verdict == "missing"
+
+
 @pytest.mark.parametrize(
     "answer",
     [

@@ -4,8 +4,9 @@ A key idea counts only where the student asserts it, in words of their own:
 - under a negation ('hashing is not one-way') or inside a refutation ('people think
   X, but...') the words assert nothing, for the key points and for the confusions;
 - a clause copied or lightly reworded from what was shown (the question, the cues,
-  the worked example, the hints, the reference) covers nothing, and an answer that
-  is all copy is missing;
+  the worked example, the hints, the reference) earns none of the key points its
+  source holds, though a wrong claim in it still counts, and an answer that is all
+  copy is missing;
 - a bare list of terms is missing, and naming a neighbour or a kind covers nothing;
 - a core misconception makes the answer missing, a side one caps it at partial;
 - a solid answer covers `solid_needs` points including every required one;
@@ -102,15 +103,17 @@ class _Sources:
     the reference and hints shown in earlier sessions, is compared over the whole
     answer only, where a shared everyday phrase cannot make a copy."""
 
-    bags: tuple[frozenset[str], ...]
-    shown_pairs: tuple[frozenset[tuple[str, str]], ...]
+    bags: tuple[tuple[str, frozenset[str]], ...]  # (text, its content words)
+    shown_pairs: tuple[tuple[str, frozenset[tuple[str, str]]], ...]
     all_pairs: tuple[frozenset[tuple[str, str]], ...]
     shingles: frozenset[tuple[str, ...]]
     own: frozenset[str]  # the concept's own name: saying it is not copying
 
 
 def _sources(part: Part, shown: Shown, own_stems: frozenset[str]) -> _Sources:
-    short = [part.question, shown.prompt, *shown.cues]
+    # Each guided question is a text of its own: joined, their words would make one bag
+    # that any on-topic clause falls into.
+    short = [part.question, *shown.prompt.splitlines(), *shown.cues]
     shown_long = [shown.worked_example, *shown.hints]
     everything = [part.reference, part.worked_example, *part.hints, *part.cues, *part.guided, *shown_long, *short]
 
@@ -125,11 +128,13 @@ def _sources(part: Part, shown: Shown, own_stems: frozenset[str]) -> _Sources:
     shingles: set[tuple[str, ...]] = set()
     for text in everything:
         shingles |= lang.shingles(lang.words(text))
-    bags = tuple(frozenset(_content(lang.words(t), own_stems)) for t in short if t.strip())
-    return _Sources(bags, pairs_of(shown_long), pairs_of(everything), frozenset(shingles), own_stems)
+    bags = tuple((t, frozenset(_content(lang.words(t), own_stems))) for t in short if t.strip())
+    shown_long = [t for t in shown_long if t.strip()]
+    shown_pairs = tuple(zip(shown_long, pairs_of(shown_long), strict=True))
+    return _Sources(bags, shown_pairs, pairs_of(everything), frozenset(shingles), own_stems)
 
 
-def _ordered_copy(content: list[str], sources: tuple[frozenset[tuple[str, str]], ...], min_pairs: int,
+def _ordered_copy(content: list[str], sources: Iterable[frozenset[tuple[str, str]]], min_pairs: int,
                   share: float) -> bool:
     """Most of these words' consecutive pairs appear, in order, in one of the texts."""
     pairs = list(zip(content, content[1:], strict=False))
@@ -147,17 +152,39 @@ def _content(ws: Iterable[str], own: frozenset[str]) -> list[str]:
     return [s for w in ws if w not in lang.FUNCTION_WORDS and w not in _VAGUE and (s := lang.stem(w)) not in own]
 
 
-def _copied(clause: lang.Clause, src: _Sources, *, beside_a_copy: bool = False) -> bool:
+def _copied(clause: lang.Clause, src: _Sources, *, beside_a_copy: bool = False) -> tuple[str, ...]:
+    """The texts shown that this clause copies; none when the words are the student's own."""
     content = _content(clause.words, src.own)
     if not content:
-        return False
+        return ()
     bag = set(content)
+    out: list[str] = []
     # One word ('the main thing is') is anyone's wording, not a copy, unless it is a piece
     # of a copied text that punctuation cut off ('for the same input: always the same digest').
-    if (len(bag) >= BAG_COPY_MIN_WORDS or beside_a_copy) and any(
-            len(bag & b) / len(bag) >= BAG_COPY_SHARE for b in src.bags):
-        return True
-    return _ordered_copy(content, src.shown_pairs, ORDERED_COPY_MIN_PAIRS, ORDERED_COPY_SHARE)
+    if len(bag) >= BAG_COPY_MIN_WORDS or beside_a_copy:
+        out += [text for text, b in src.bags if len(bag & b) / len(bag) >= BAG_COPY_SHARE]
+    out += [text for text, pairs in src.shown_pairs
+            if _ordered_copy(content, [pairs], ORDERED_COPY_MIN_PAIRS, ORDERED_COPY_SHARE)]
+    return tuple(out)
+
+
+def _gives(part: Part, text: str) -> frozenset[str]:
+    """The key points a text shown covers by itself, its questions read as statements:
+    a clause copied from it earns none of them. A clause that borrows a question's words
+    to answer it ('it still has that variable after the outer function returned') earns
+    what its own words add."""
+    kept = _GIVES.get((id(part), text))
+    if kept is not None and kept[0] is part:
+        return kept[1]
+    sentences = lang.read(text.replace("?", "."))
+    gives = frozenset(kp.id for kp in part.key_points if _asserted(kp.accept, sentences))
+    if len(_GIVES) >= _VOCABULARIES_KEPT:
+        _GIVES.clear()
+    _GIVES[(id(part), text)] = (part, gives)
+    return gives
+
+
+_GIVES: dict[tuple[int, str], tuple[Part, frozenset[str]]] = {}
 
 
 def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterable[str] = (),
@@ -171,18 +198,30 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     src = _sources(part, shown, own_stems) if shown is not None else None
     copied_any = False
     own_clauses: list[list[lang.Clause]] = []
+    # Per sentence, per clause: the key points the texts it copies give away.
+    given: list[list[frozenset[str] | None]] = []
     for clauses in sentences:
-        copied = [src is not None and _copied(clause, src) for clause in clauses]
+        copied = [_copied(clause, src) if src is not None else () for clause in clauses]
         if src is not None and any(copied):
             # A second look only beside a copy, where a one-word clause may be a piece of it.
-            copied = [c or (any(copied[max(0, i - 1) : i + 2]) and _copied(clause, src, beside_a_copy=True))
+            copied = [c or (_copied(clause, src, beside_a_copy=True) if any(copied[max(0, i - 1) : i + 2]) else ())
                       for i, (clause, c) in enumerate(zip(clauses, copied, strict=True))]
         copied_any = copied_any or any(copied)
         own_clauses.append([clause for clause, c in zip(clauses, copied, strict=True) if not c])
+        given.append([frozenset().union(*(_gives(part, t) for t in c)) if c else None for c in copied])
 
-    covered = [kp for kp in part.key_points if _asserted(kp.accept, own_clauses)]
+    def earning(kp: KeyPoint) -> list[list[lang.Clause]]:
+        """The clauses that may earn this key point: the student's own, and copied ones
+        whose source does not hold it."""
+        return [[c for c, g in zip(s, gs, strict=True) if g is None or kp.id not in g]
+                for s, gs in zip(sentences, given, strict=True)]
+
+    covered = [kp for kp in part.key_points if _asserted(kp.accept, earning(kp))]
     named = [kp for kp in part.key_points if kp not in covered and kp.names and _asserted(kp.names, own_clauses)]
-    with_subjects = [lang.with_subjects(s) for s in own_clauses]
+    # Copying earns no credit, but it excuses nothing either: words borrowed from a
+    # question ('Big-Omega and Big-Theta are not different bounds at all') still say
+    # what the student claims, so denials and misconceptions are read in every clause.
+    with_subjects = [lang.with_subjects(s) for s in sentences]
     denied = [
         kp for kp in part.key_points
         if any(_denied(part, kp, lang.compile_phrasing(p), s, kinds) for p in kp.accept for s in with_subjects)
@@ -196,7 +235,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     refuted: list[Confusion] = []
     for confusion in part.confusions:
         phrasings = [lang.compile_phrasing(m) for m in confusion.match]
-        clauses = [c for s in own_clauses for c in lang.with_consequences(s) if not c.asked]
+        clauses = [c for s in sentences for c in lang.with_consequences(s) if not c.asked]
         if any(lang.asserts_nearby(p, c) for p in phrasings for c in clauses):
             confusions.append(confusion)
         elif any(lang.mentions_nearby(p, c) for p in phrasings for c in clauses):
@@ -212,7 +251,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
         if _ordered_copy(content, src.all_pairs, WHOLE_COPY_MIN_PAIRS, WHOLE_COPY_SHARE):
             whole_copy = True
         # What this session showed moments ago: half of its word pairs, in order, is a copy.
-        if _ordered_copy(content, src.shown_pairs, SHOWN_COPY_MIN_PAIRS, SHOWN_COPY_SHARE):
+        if _ordered_copy(content, (p for _, p in src.shown_pairs), SHOWN_COPY_MIN_PAIRS, SHOWN_COPY_SHARE):
             whole_copy = True
         # Everything the answer says came from the screen: an echo, not an answer.
         if copied_any and not any(_content(c.words, src.own) for s in own_clauses for c in s):
