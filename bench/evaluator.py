@@ -87,6 +87,30 @@ def load_corpus(folder: Path = CORPUS) -> list[Case]:
     return cases
 
 
+NEW_STUDENT_LEVEL = 2  # where every part starts for someone with no history
+
+
+def as_new_student(cases: list[Case], library: Library) -> list[Case]:
+    """Each answer judged as a new student's session would judge it: after the part was
+    shown at the level it starts at (guided questions and cues), which the judge must
+    tell copying from answering. This is how a teacher scripting `lumente practice`
+    with a fresh data folder meets the judge."""
+    from dataclasses import replace
+
+    from lumente_cli.agents.contracts import AskInput
+    from lumente_cli.agents.offline import OfflineAgents
+
+    shown: dict[tuple[str, str], Shown] = {}
+    out = []
+    for c in cases:
+        if (c.concept, c.part) not in shown:
+            q = OfflineAgents(library.resolve(c.concept)).ask(
+                AskInput(concept=c.concept, part=c.part, level=NEW_STUDENT_LEVEL))
+            shown[c.concept, c.part] = Shown(prompt=q.prompt, cues=tuple(q.cues), worked_example=q.worked_example or "")
+        out.append(replace(c, shown=shown[c.concept, c.part], level=NEW_STUDENT_LEVEL))
+    return out
+
+
 def generated_cases(library: Library) -> list[Case]:
     """Pasting back what the session showed: never understanding, always missing."""
     cases = []
@@ -108,6 +132,19 @@ def generated_cases(library: Library) -> list[Case]:
             cases.append(Case(f"{cid}.{key}.hint_reworded", cid, key, "pasted_hint", reworded, "missing",
                               Shown(prompt=part.question, hints=tuple(part.hints))))
     return cases
+
+
+def load_sets(library: Library, limit: int = 0) -> tuple[list[Case], ...]:
+    """The corpus, probes, first held-aside set, generated cases and second held-aside set,
+    as `measure` takes them; `limit` keeps the first N of each (of each half of the corpus)."""
+    corpus = as_new_student(load_corpus(), library)
+    generated = generated_cases(library)
+    if limit:
+        corpus = [c for c in corpus if not c.holdout][:limit] + [c for c in corpus if c.holdout][:limit]
+        generated = generated[:limit]
+    probes, held_aside, held_aside_2 = (as_new_student(load_corpus(folder)[: limit or None], library)
+                                        for folder in (PROBES, HELD_ASIDE, HELD_ASIDE_2))
+    return corpus, probes, held_aside, generated, held_aside_2
 
 
 def offline_judge(library: Library) -> Callable[[Case], str]:
@@ -237,15 +274,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     library = load_library()
-    corpus = load_corpus()
-    generated = generated_cases(library)
-    if args.limit:
-        corpus = [c for c in corpus if not c.holdout][: args.limit] + [c for c in corpus if c.holdout][: args.limit]
-        generated = generated[: args.limit]
-        args.no_write = True
-    probes = load_corpus(PROBES)[: args.limit or None]
-    held_aside = load_corpus(HELD_ASIDE)[: args.limit or None]
-    held_aside_2 = load_corpus(HELD_ASIDE_2)[: args.limit or None]
+    args.no_write = args.no_write or bool(args.limit)
+    corpus, probes, held_aside, generated, held_aside_2 = load_sets(library, args.limit)
     judge = offline_judge(library) if args.provider == "offline" else claude_judge(library)
     halves, got = measure(judge, corpus, probes, held_aside, generated, held_aside_2)
     text = tables(halves)

@@ -4,6 +4,7 @@ not fall back below what the corpus last measured."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -13,6 +14,10 @@ from collections import Counter
 import pytest
 from fake_messages_api import FakeMessagesAPI
 from helpers import BENCH, load_bench
+from sessions import Rig
+
+from lumente_cli.agents.contracts import Shown
+from lumente_cli.parts import PARTS
 
 ROOT = BENCH.parent
 bench = load_bench("evaluator")
@@ -58,10 +63,30 @@ def test_the_offline_judge_holds_what_the_corpus_last_measured():
     """A change that makes the judge praise wrong answers again fails here."""
     doc = json.loads((BENCH / "results" / "evaluator.json").read_text("utf-8"))
     library = bench.load_library()
-    now, _ = bench.measure(bench.offline_judge(library), bench.load_corpus(), bench.load_corpus(bench.PROBES),
-                           bench.load_corpus(bench.HELD_ASIDE), bench.generated_cases(library),
-                           bench.load_corpus(bench.HELD_ASIDE_2))
+    now, _ = bench.measure(bench.offline_judge(library), *bench.load_sets(library))
     assert now == doc["halves"], "the judge's verdicts changed: rerun python bench/evaluator.py and read the table"
+
+
+def test_the_bench_judges_each_answer_as_a_new_students_session_does(tmp_path):
+    """What the bench measures is what a teacher scripting `lumente practice` with a fresh
+    data folder meets: the same verdicts, after the same guided questions and cues."""
+    library = bench.load_library()
+    closures = [c for c in bench.load_sets(library)[0] if c.concept == "closures"]
+    chosen = {p: next(c for c in closures if c.part == p) for p in PARTS}
+    # A paraphrase that answers a guided question in its words: without what the session
+    # showed, the judge would read it differently, so this test can tell.
+    chosen["attributes"] = next(c for c in closures if c.id == "closures-024")
+    rig = Rig(tmp_path, concept_id="closures")
+    try:
+        rig.run([chosen[p].answer for p in PARTS], predict=4, memory_on=False)
+    finally:
+        rig.close()
+    in_session = {e["part"]: e["verdict"] for e in rig.events if e.get("event") == "verdict" and e["kind"] == "answer"}
+    judge = bench.offline_judge(library)
+    assert in_session == {p: judge(c) for p, c in chosen.items()}
+    assert all(c.shown.prompt and c.shown.cues and c.level == 2 for c in chosen.values())
+    unseen = dataclasses.replace(chosen["attributes"], shown=Shown(), level=3)
+    assert judge(unseen) != in_session["attributes"]
 
 
 def test_a_smoke_run_prints_the_tables_and_writes_nothing():
