@@ -34,10 +34,11 @@ def test_the_rules_catch_what_they_are_for():
     broken = jwt.model_copy(update={"supraordinate": part.model_copy(update={
         "cues": [part.reference, *part.cues],  # a cue that hands over the answer
         "hints": [part.hints[-1], *part.hints],  # the first hint tells everything
+        "guided": [*part.guided, f"{part.key_points[0].point} Why?"],  # a question that tells
         "sources": [],
         "confusions": [],
     }), "links": ["nope"]})
     found = "\n".join(lint.problems(broken, IDS, shipped=True))
     for expected in ("hands over a solid answer", "first hint already covers", "no `sources`", "no `confusions`",
-                     "'nope' is not another concept"):
+                     "'nope' is not another concept", f"the guided question {part.key_points[0].point + ' Why?'!r} holds"):
         assert expected in found, expected

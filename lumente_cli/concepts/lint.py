@@ -63,6 +63,13 @@ def part_problems(concept: Concept, key: PartKey, part: Part) -> list[str]:
         out.append(f"the cues together give a solid answer ({covered(' '.join(part.cues))})")
     if solid(" ".join(part.guided)):
         out.append("the guided questions together give a solid answer")
+    # A text shown before the answer that holds a key idea's words tells instead of
+    # pointing, and a student who answers in its words cannot earn that idea.
+    for field, texts in (("question", [part.question]), ("guided question", part.guided), ("cue", part.cues)):
+        for text in texts:
+            if given := sorted(evaluator.gives(part, text)):
+                out.append(f"the {field} {text!r} holds the words of {', '.join(given)}: read as a statement it "
+                           "covers the idea (reword it to point, or make the phrasing need the idea itself)")
     if solid(part.question):
         out.append("the question itself is a solid answer")
     elif evaluator.evaluate(concept, key, 3, part.question, Shown(prompt=part.question)).verdict != "missing":

@@ -168,7 +168,7 @@ def _copied(clause: lang.Clause, src: _Sources, *, beside_a_copy: bool = False) 
     return tuple(out)
 
 
-def _gives(part: Part, text: str) -> frozenset[str]:
+def gives(part: Part, text: str) -> frozenset[str]:
     """The key points a text shown covers by itself, its questions read as statements:
     a clause copied from it earns none of them. A clause that borrows a question's words
     to answer it ('it still has that variable after the outer function returned') earns
@@ -208,7 +208,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
                       for i, (clause, c) in enumerate(zip(clauses, copied, strict=True))]
         copied_any = copied_any or any(copied)
         own_clauses.append([clause for clause, c in zip(clauses, copied, strict=True) if not c])
-        given.append([frozenset().union(*(_gives(part, t) for t in c)) if c else None for c in copied])
+        given.append([frozenset().union(*(gives(part, t) for t in c)) if c else None for c in copied])
 
     def earning(kp: KeyPoint) -> list[list[lang.Clause]]:
         """The clauses that may earn this key point: the student's own, and copied ones
