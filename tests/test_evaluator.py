@@ -174,6 +174,21 @@ def test_a_comma_before_a_correction_still_ends_the_denial(sentence: str) -> Non
     assert len(lang.read(sentence)[0]) == 2
 
 
+@pytest.mark.parametrize(
+    ("sentence", "joined"),
+    [
+        ("the app gets a token, not your password", True),
+        ("instead of your password, the app gets a token", True),
+        ("the app keeps a token but not the password", True),
+        # a clause with a verb of its own is a claim of its own, not a contrast to join
+        ("the app does not get a token, it is given your password", False),
+    ],
+)
+def test_a_contrast_without_a_verb_belongs_to_the_clause_beside_it(sentence: str, joined: bool) -> None:
+    phrasing = lang.compile_phrasing("token instead|not password")
+    assert any(lang.asserts(phrasing, s) for s in lang.read(sentence)) is joined
+
+
 def test_an_en_dash_between_words_joins_them_and_a_spaced_one_splits() -> None:
     assert len(lang.read("the Bachmann–Landau notations")[0]) == 1
     assert len(lang.read("it is one-way – you cannot undo it")[0]) == 2
@@ -607,10 +622,20 @@ def test_a_conditional_negation_is_not_a_denial() -> None:
         ("closure", "closures"),
         ("thread", "threads", "threading"),
         ("process", "processes"),
+        # a noun made from a verb meets the verb
+        ("migrate", "migrates", "migrated", "migrating", "migration", "migrations"),
+        ("iterate", "iterating", "iteration", "iterations"),
+        ("serialize", "serialized", "serialization"),
+        ("serialise", "serialised", "serialisation"),
     ],
 )
 def test_inflections_share_a_stem(forms: tuple[str, ...]) -> None:
     assert len({lang.stem(f) for f in forms}) == 1, {f: lang.stem(f) for f in forms}
+
+
+def test_notation_is_no_negation() -> None:
+    assert lang.stem("notation") not in lang.NEGATIONS
+    assert not lang.word_matches(lang.stem("notation"), lang.stem("not"))
 
 
 def test_long_stems_match_as_prefixes_and_short_ones_do_not() -> None:

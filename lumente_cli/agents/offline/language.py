@@ -72,6 +72,9 @@ _SUFFIXES = (
     "izations", "isations", "ization", "isation", "ations", "ation", "ings", "ing", "ments", "ment",
     "ness", "ions", "ion", "ies", "ied", "ers", "er", "ed", "es", "ly", "s",
 )
+# A noun made from a verb in -ate/-ize/-ise keeps the verb's stem, so that "migration",
+# "migrate" and "migrating" meet (and "notation" is no longer "not").
+_NOUN_OF_VERB = {"ations": "at", "ation": "at", "izations": "iz", "ization": "iz", "isations": "is", "isation": "is"}
 # These need a longer stem, or "order"/"ordered" and "apply"/"applies" part ways, and
 # "comment" would meet "come".
 _LONG_STEM_SUFFIXES = frozenset({"ers", "er", "ly", "ments", "ment"})
@@ -158,6 +161,8 @@ def _stem(word: str) -> str:
             w = w[: -len(suffix)]
             if suffix in ("ies", "ied"):
                 w += "y"
+            elif suffix in _NOUN_OF_VERB:
+                w += _NOUN_OF_VERB[suffix]  # "migration" -> "migrat", as "migrate" and "migrating"
             elif suffix in _VERB_SUFFIXES and w.endswith("er") and len(w) - 2 >= 4:
                 w = w[:-2]  # "tampered" -> "tamper" -> "tamp", as "tamper" itself
             break
@@ -722,7 +727,7 @@ def present(phrasing: Phrasing, stems: tuple[str, ...]) -> bool:
 def _asserts(phrasing: Phrasing, clauses: list[Clause]) -> bool:
     k = phrasing_negations_of(phrasing)
     if k and len(clauses) > 1:
-        return any(_asserts(phrasing, [c]) for c in clauses)
+        return any(_asserts(phrasing, [c]) for c in [*clauses, *_with_contrasts(clauses)])
     return all(
         any(
             all(
@@ -1135,6 +1140,31 @@ def _span(c: Clause, start: int, stop: int | None = None) -> Clause:
     """A run of the clause's words, with what each word carries."""
     return replace(c, words=c.words[start:stop], stems=c.stems[start:stop],
                    negations_before=c.negations_before[start:stop], denied_after=c.denied_after[start:stop])
+
+
+# A contrast without a verb of its own belongs to the clause beside it: 'the app gets a token,
+# not your password', 'signed but not encrypted', 'instead of your password, a token'.
+_CONTRAST_OPENERS = frozenset({("not",), ("never",), ("instead", "of"), ("rather", "than")})
+_CONTRAST_SEPARATORS = frozenset({",", "but", "—", "-", "–"})
+
+
+def _elliptical_contrast(c: Clause) -> bool:
+    opens = c.words[:1] in _CONTRAST_OPENERS or c.words[:2] in _CONTRAST_OPENERS
+    return opens and not c.refuted and not any(w in CLAUSE_VERBS for w in c.words)
+
+
+def _with_contrasts(clauses: list[Clause]) -> list[Clause]:
+    """Each verbless contrast joined to the clause it contrasts with, for a phrasing that
+    carries its own negation ('token instead|not password')."""
+    out = []
+    for a, b in zip(clauses, clauses[1:], strict=False):
+        if a.refuted or b.refuted:
+            continue
+        if b.separator.strip() in _CONTRAST_SEPARATORS and _elliptical_contrast(b):
+            out.append(_joined(a, b))
+        elif a.words[:2] in _CONTRAST_OPENERS and _elliptical_contrast(a):
+            out.append(_joined(a, b))
+    return out
 
 
 def _joined(a: Clause, b: Clause) -> Clause:
