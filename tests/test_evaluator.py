@@ -180,6 +180,7 @@ def test_a_comma_before_a_correction_still_ends_the_denial(sentence: str) -> Non
         ("the app gets a token, not your password", True),
         ("instead of your password, the app gets a token", True),
         ("the app keeps a token but not the password", True),
+        ("the app gets a token in place of your password", True),
         # a clause with a verb of its own is a claim of its own, not a contrast to join
         ("the app does not get a token, it is given your password", False),
     ],
@@ -187,6 +188,16 @@ def test_a_comma_before_a_correction_still_ends_the_denial(sentence: str) -> Non
 def test_a_contrast_without_a_verb_belongs_to_the_clause_beside_it(sentence: str, joined: bool) -> None:
     phrasing = lang.compile_phrasing("token instead|not password")
     assert any(lang.asserts(phrasing, s) for s in lang.read(sentence)) is joined
+
+
+def test_a_fronted_without_belongs_to_the_clause_after_it() -> None:
+    phrasing = lang.compile_phrasing("without|no transaction|transactions crash half")
+    assert any(lang.asserts(phrasing, s) for s in lang.read("Without transactions, a crash can leave it half done"))
+
+
+def test_a_terse_sentence_with_a_negation_is_prose_not_a_run_of_keywords() -> None:
+    assert not evaluator.analyse(CONCEPT.supraordinate, "cryptography digests never reverse").listed
+    assert evaluator.analyse(CONCEPT.supraordinate, "cryptography digests reverse keys").listed
 
 
 def test_an_en_dash_between_words_joins_them_and_a_spaced_one_splits() -> None:

@@ -354,8 +354,9 @@ def _listed(answer: str, covered: int) -> bool:
     tokens = [t.strip(".,:;!?()") for t in text.split()]
     if len(tokens) >= STUFFING_MIN_WORDS:
         # A run of keywords has no little words at all ('jwt header payload signature'); terse
-        # prose has some ('the browser blocks requests unless the headers allow it').
-        little = sum(t in lang.FUNCTION_WORDS for t in tokens)
+        # prose has some ('the browser blocks requests unless the headers allow it'), and a
+        # negation structures it too ('user input reaches innerHTML without escaping').
+        little = sum(t in lang.FUNCTION_WORDS or t in lang.NEGATIONS for t in tokens)
         has_verb = any(w in lang.CLAUSE_VERBS for w in lang.words(text))
         return little == 0 or (len(tokens) >= 8 and little / len(tokens) < STUFFING_RATIO and not has_verb)
     return covered >= 2  # two ideas in one or two words is a list, not an explanation

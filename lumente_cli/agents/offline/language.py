@@ -429,6 +429,8 @@ _IDIOMS = (
     (re.compile(r"\b(?:hardly|barely|scarcely) any\b"), "no"),
     (re.compile(r"\b(?:hardly|barely|scarcely) ever\b"), "never"),
     (re.compile(r"\bno doubt\b"), "surely"),
+    # 'a token in place of your password': the password is what the token replaces.
+    (re.compile(r"\bin (?:place|lieu) of\b"), "instead of"),
     # A denial of the verb that follows: 'makes no attempt to give...' does not give.
     (re.compile(r"\b(?:makes?|made|making) no (?:attempt|effort) to\b"), "does not"),
     (re.compile(r"\b(?:has|have|had) no way (?:to|of)\b"), "can not"),
@@ -1143,8 +1145,9 @@ def _span(c: Clause, start: int, stop: int | None = None) -> Clause:
 
 
 # A contrast without a verb of its own belongs to the clause beside it: 'the app gets a token,
-# not your password', 'signed but not encrypted', 'instead of your password, a token'.
-_CONTRAST_OPENERS = frozenset({("not",), ("never",), ("instead", "of"), ("rather", "than")})
+# not your password', 'signed but not encrypted', 'instead of your password, a token',
+# 'without transactions, a crash could leave it half done'.
+_CONTRAST_OPENERS = frozenset({("not",), ("never",), ("without",), ("instead", "of"), ("rather", "than")})
 _CONTRAST_SEPARATORS = frozenset({",", "but", "—", "-", "–"})
 
 
@@ -1162,7 +1165,7 @@ def _with_contrasts(clauses: list[Clause]) -> list[Clause]:
             continue
         if b.separator.strip() in _CONTRAST_SEPARATORS and _elliptical_contrast(b):
             out.append(_joined(a, b))
-        elif a.words[:2] in _CONTRAST_OPENERS and _elliptical_contrast(a):
+        elif a is clauses[0] and _elliptical_contrast(a):  # 'without transactions, a crash...'
             out.append(_joined(a, b))
     return out
 
