@@ -11,7 +11,7 @@ import pytest
 from lumente_cli.agents.contracts import EvaluateInput, Shown
 from lumente_cli.agents.offline import OfflineAgents, evaluator
 from lumente_cli.agents.offline import language as lang
-from lumente_cli.concepts.schema import Concept
+from lumente_cli.concepts.schema import Concept, KeyPoint
 
 PART = {
     "question": "What kind of thing is hashing, and what is it for?",
@@ -188,6 +188,28 @@ def test_a_comma_before_a_correction_still_ends_the_denial(sentence: str) -> Non
 def test_a_contrast_without_a_verb_belongs_to_the_clause_beside_it(sentence: str, joined: bool) -> None:
     phrasing = lang.compile_phrasing("token instead|not password")
     assert any(lang.asserts(phrasing, s) for s in lang.read(sentence)) is joined
+
+
+@pytest.mark.parametrize(
+    ("sentence", "fires"),
+    [
+        ("github calls your url when a push happens", True),
+        ("your app calls github every minute", False),
+        ("your server calls the github api for new data", False),
+    ],
+)
+def test_an_ordered_phrasing_needs_its_terms_in_that_order(sentence: str, fires: bool) -> None:
+    ordered = lang.compile_phrasing("github > calls > your|url")
+    assert any(lang.asserts(ordered, s) for s in lang.read(sentence)) is fires
+    assert any(lang.asserts_nearby(ordered, c) for s in lang.read(sentence) for c in s) is fires
+    unordered = lang.compile_phrasing("github calls your|url")
+    assert any(lang.asserts(unordered, s) for s in lang.read(sentence))  # any order: all three
+
+
+@pytest.mark.parametrize("phrasing", ["github > calls your", "> github calls", "github calls >", "github >> calls"])
+def test_a_phrasing_is_ordered_throughout_or_not_at_all(phrasing: str) -> None:
+    with pytest.raises(ValueError, match="in order"):
+        KeyPoint(id="x", point="X.", accept=[phrasing], nudge="Why?")
 
 
 def test_a_fronted_without_belongs_to_the_clause_after_it() -> None:

@@ -28,6 +28,7 @@ def _identifier(value: str) -> str:
 # A concept's, a key point's or an explanation's id: what memory keys and the command line use.
 Identifier = Annotated[str, AfterValidator(_identifier)]
 
+ORDER_MARK = ">"
 _TERM = re.compile(r"^[\w'+#.-]+(\|[\w'+#.-]+)*$")
 
 
@@ -67,8 +68,13 @@ class KeyPoint(_Strict):
     def _phrasings(cls, value: list[str]) -> list[str]:
         for phrasing in value:
             words = phrasing.split()
-            if not words or not all(_TERM.match(w) for w in words):
-                raise ValueError(f"phrasing {phrasing!r} must be words separated by spaces, synonyms joined by '|'")
+            # 'a > b > c' asks for the terms in that order; a '>' stands between two terms.
+            terms = words[::2] if ORDER_MARK in words else words
+            marks = words[1::2] if ORDER_MARK in words else []
+            if not terms or not all(_TERM.match(w) for w in terms) or any(m != ORDER_MARK for m in marks) \
+                    or (marks and words[-1] == ORDER_MARK):
+                raise ValueError(f"phrasing {phrasing!r} must be words separated by spaces, synonyms joined by '|' "
+                                 "(or terms in order, separated by ' > ')")
         return value
 
 

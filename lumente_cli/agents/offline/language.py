@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from lumente_cli.concepts.schema import ORDER_MARK
+
 _CONTRACTIONS = [
     (re.compile(r"\bcan['’]t\b"), "can not"),
     (re.compile(r"\bwon['’]t\b"), "will not"),
@@ -363,6 +365,9 @@ class Phrasing:
 
     source: str
     terms: tuple[tuple[tuple[str, ...], ...], ...]
+    # 'provider > calls > you': the terms in this order, for ideas where who does what to
+    # whom is the idea ('the provider calls you' is a webhook, 'you call the provider' is not).
+    ordered: bool = False
 
     def matches(self, stems: Iterable[str]) -> bool:
         """Every term's words are among these stems, asserted or not."""
@@ -382,7 +387,7 @@ def compile_phrasing(source: str) -> Phrasing:
         if ("cannot",) in alts and ("not",) not in alts:
             alts.append(("not",))
         terms.append(tuple(a for a in alts if a))
-    return Phrasing(source, tuple(t for t in terms if t))
+    return Phrasing(source, tuple(t for t in terms if t), ordered=ORDER_MARK in source.split())
 
 
 def phrasing_negations(source: str) -> int:
@@ -393,7 +398,8 @@ def phrasing_negations(source: str) -> int:
 @lru_cache(maxsize=16384)
 def _negation_terms(source: str) -> tuple[bool, ...]:
     """For each term of a phrasing, whether it is a negation."""
-    return tuple(any(w in NEGATIONS for alt in term.split("|") for w in words(alt)) for term in source.split())
+    return tuple(any(w in NEGATIONS for alt in term.split("|") for w in words(alt))
+                 for term in source.split() if term != ORDER_MARK)
 
 
 def shingles(tokens: list[str], n: int = 4) -> set[tuple[str, ...]]:
@@ -730,6 +736,8 @@ def _asserts(phrasing: Phrasing, clauses: list[Clause]) -> bool:
     k = phrasing_negations_of(phrasing)
     if k and len(clauses) > 1:
         return any(_asserts(phrasing, [c]) for c in [*clauses, *_with_contrasts(clauses)])
+    if phrasing.ordered:
+        return _asserts_in_order(phrasing, clauses, k)
     return all(
         any(
             all(
@@ -740,6 +748,27 @@ def _asserts(phrasing: Phrasing, clauses: list[Clause]) -> bool:
         )
         for term in phrasing.terms
     )
+
+
+def _asserts_in_order(phrasing: Phrasing, clauses: list[Clause], k: int) -> bool:
+    """Each term asserted after the one before it, in the order the sentence reads; a term of
+    several words is placed where its first word stands, the rest in the same clause."""
+    after = (-1, -1)  # (clause, word) of the last term placed
+    for term in phrasing.terms:
+        found = None
+        for n, c in enumerate(clauses):
+            for i in range(len(c.stems)):
+                if (n, i) <= after or (found is not None and (n, i) >= found):
+                    continue
+                if any(word_matches(alt[0], c.stems[i]) and usable(c, i, k) and all(
+                        any(word_matches(w, c.stems[j]) and usable(c, j, k) for j in range(len(c.stems)))
+                        for w in alt[1:]) for alt in term):
+                    found = (n, i)
+                    break
+        if found is None:
+            return False
+        after = found
+    return True
 
 
 def asserts_nearby(phrasing: Phrasing, clause: Clause) -> bool:
