@@ -60,6 +60,11 @@ def verdict(answer: str, shown: Shown | None = None) -> str:
     return judge(answer, shown).verdict
 
 
+def asserted(phrasing: str, text: str) -> bool:
+    """Does some sentence of the text assert the phrasing, as a key point is matched?"""
+    return any(lang.asserts(lang.compile_phrasing(phrasing), s) for s in lang.read(text))
+
+
 # --- what counts ----------------------------------------------------------------------------
 
 
@@ -186,8 +191,7 @@ def test_a_comma_before_a_correction_still_ends_the_denial(sentence: str) -> Non
     ],
 )
 def test_a_contrast_without_a_verb_belongs_to_the_clause_beside_it(sentence: str, joined: bool) -> None:
-    phrasing = lang.compile_phrasing("token instead|not password")
-    assert any(lang.asserts(phrasing, s) for s in lang.read(sentence)) is joined
+    assert asserted("token instead|not password", sentence) is joined
 
 
 @pytest.mark.parametrize(
@@ -199,11 +203,10 @@ def test_a_contrast_without_a_verb_belongs_to_the_clause_beside_it(sentence: str
     ],
 )
 def test_an_ordered_phrasing_needs_its_terms_in_that_order(sentence: str, fires: bool) -> None:
+    assert asserted("github > calls > your|url", sentence) is fires
     ordered = lang.compile_phrasing("github > calls > your|url")
-    assert any(lang.asserts(ordered, s) for s in lang.read(sentence)) is fires
     assert any(lang.asserts_nearby(ordered, c) for s in lang.read(sentence) for c in s) is fires
-    unordered = lang.compile_phrasing("github calls your|url")
-    assert any(lang.asserts(unordered, s) for s in lang.read(sentence))  # any order: all three
+    assert asserted("github calls your|url", sentence)  # in any order: all three
 
 
 @pytest.mark.parametrize("phrasing", ["github > calls your", "> github calls", "github calls >", "github >> calls"])
@@ -213,8 +216,7 @@ def test_a_phrasing_is_ordered_throughout_or_not_at_all(phrasing: str) -> None:
 
 
 def test_a_fronted_without_belongs_to_the_clause_after_it() -> None:
-    phrasing = lang.compile_phrasing("without|no transaction|transactions crash half")
-    assert any(lang.asserts(phrasing, s) for s in lang.read("Without transactions, a crash can leave it half done"))
+    assert asserted("without|no transaction|transactions crash half", "Without transactions, a crash can leave it half done")
 
 
 def test_a_terse_sentence_with_a_negation_is_prose_not_a_run_of_keywords() -> None:
