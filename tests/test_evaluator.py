@@ -668,6 +668,12 @@ def test_inflections_share_a_stem(forms: tuple[str, ...]) -> None:
     assert len({lang.stem(f) for f in forms}) == 1, {f: lang.stem(f) for f in forms}
 
 
+def test_https_is_no_plural_of_http() -> None:
+    assert not lang.word_matches(lang.stem("http"), lang.stem("https"))
+    assert not asserted("http encrypt data", "HTTPS encrypts data by default")
+    assert asserted("http encrypt data", "plain HTTP encrypts data by default")
+
+
 def test_notation_is_no_negation() -> None:
     assert lang.stem("notation") not in lang.NEGATIONS
     assert not lang.word_matches(lang.stem("notation"), lang.stem("not"))

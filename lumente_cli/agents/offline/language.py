@@ -74,6 +74,9 @@ _SUFFIXES = (
     "izations", "isations", "ization", "isation", "ations", "ation", "ings", "ing", "ments", "ment",
     "ness", "ions", "ion", "ies", "ied", "ers", "er", "ed", "es", "ly", "s",
 )
+# Words whose final 's' is no plural: 'https' is not many 'http's, and a claim about plain
+# HTTP must not be read in a sentence about HTTPS.
+_NOT_PLURALS = frozenset({"https"})
 # A noun made from a verb in -ate/-ize/-ise keeps the verb's stem, so that "migration",
 # "migrate" and "migrating" meet (and "notation" is no longer "not").
 _NOUN_OF_VERB = {"ations": "at", "ation": "at", "izations": "iz", "ization": "iz", "isations": "is", "isation": "is"}
@@ -153,7 +156,7 @@ def stem(word: str) -> str:
 
 def _stem(word: str) -> str:
     w = word.lower()
-    if len(w) <= 3 or not w.isalpha():
+    if len(w) <= 3 or not w.isalpha() or w in _NOT_PLURALS:
         return w
     for suffix in _SUFFIXES:
         if suffix == "s" and w.endswith("ss"):
