@@ -101,11 +101,13 @@ def as_new_student(cases: list[Case], library: Library) -> list[Case]:
     from lumente_cli.agents.offline import OfflineAgents
 
     shown: dict[tuple[str, str], Shown] = {}
+    agents: dict[str, OfflineAgents] = {}
     out = []
     for c in cases:
         if (c.concept, c.part) not in shown:
-            q = OfflineAgents(library.resolve(c.concept)).ask(
-                AskInput(concept=c.concept, part=c.part, level=NEW_STUDENT_LEVEL))
+            if c.concept not in agents:
+                agents[c.concept] = OfflineAgents(library.resolve(c.concept))
+            q = agents[c.concept].ask(AskInput(concept=c.concept, part=c.part, level=NEW_STUDENT_LEVEL))
             shown[c.concept, c.part] = Shown(prompt=q.prompt, cues=tuple(q.cues), worked_example=q.worked_example or "")
         out.append(replace(c, shown=shown[c.concept, c.part], level=NEW_STUDENT_LEVEL))
     return out

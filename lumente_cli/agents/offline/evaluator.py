@@ -21,7 +21,7 @@ point's nudge (a question), never with the idea itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from lumente_cli.agents.contracts import Evaluation, Shown
@@ -173,18 +173,28 @@ def gives(part: Part, text: str) -> frozenset[str]:
     a clause copied from it earns none of them. A clause that borrows a question's words
     to answer it ('it still has that variable after the outer function returned') earns
     what its own words add."""
-    kept = _GIVES.get((id(part), text))
+    def read() -> frozenset[str]:
+        sentences = lang.read(text.replace("?", "."))
+        return frozenset(kp.id for kp in part.key_points if _asserted(kp.accept, sentences))
+
+    return _kept_for(part, ("gives", text), read)
+
+
+_PER_PART: dict[tuple[int, object], tuple[Part, frozenset[str]]] = {}
+_PER_PART_KEPT = 4096
+
+
+def _kept_for(part: Part, key: object, make: Callable[[], frozenset[str]]) -> frozenset[str]:
+    """What `make` reads from this part, kept while the part lives: rubrics are read again for
+    every answer, and the ones built on the fly (check rounds) come and go."""
+    kept = _PER_PART.get((id(part), key))
     if kept is not None and kept[0] is part:
         return kept[1]
-    sentences = lang.read(text.replace("?", "."))
-    gives = frozenset(kp.id for kp in part.key_points if _asserted(kp.accept, sentences))
-    if len(_GIVES) >= _VOCABULARIES_KEPT:
-        _GIVES.clear()
-    _GIVES[(id(part), text)] = (part, gives)
-    return gives
-
-
-_GIVES: dict[tuple[int, str], tuple[Part, frozenset[str]]] = {}
+    if len(_PER_PART) >= _PER_PART_KEPT:
+        _PER_PART.clear()
+    value = make()
+    _PER_PART[(id(part), key)] = (part, value)
+    return value
 
 
 def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterable[str] = (),
@@ -260,27 +270,19 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     return Judgement(covered, confusions, _listed(answer, len(covered)), whole_copy, named, refuted, denied, off_topic)
 
 
-_VOCABULARIES: dict[int, tuple[Part, frozenset[str]]] = {}
-_VOCABULARIES_KEPT = 1024
-
-
 def _vocabulary(part: Part) -> frozenset[str]:
     """Every content stem the part uses anywhere, its phrasing syntax undone."""
-    kept = _VOCABULARIES.get(id(part))
-    if kept is not None and kept[0] is part:
-        return kept[1]
-    texts = [part.question, part.reference, part.worked_example, *part.cues, *part.hints, *part.guided]
-    for kp in part.key_points:
-        texts += [kp.point, kp.nudge, *kp.accept, *kp.names]
-    for confusion in part.confusions:
-        texts += [confusion.nudge, *confusion.match]
-    vocabulary = frozenset(
-        lang.stem(w) for text in texts for w in lang.words(text.replace("|", " ")) if w not in lang.FUNCTION_WORDS
-    )
-    if len(_VOCABULARIES) >= _VOCABULARIES_KEPT:  # rubrics built on the fly (check rounds) come and go
-        _VOCABULARIES.clear()
-    _VOCABULARIES[id(part)] = (part, vocabulary)
-    return vocabulary
+    def read() -> frozenset[str]:
+        texts = [part.question, part.reference, part.worked_example, *part.cues, *part.hints, *part.guided]
+        for kp in part.key_points:
+            texts += [kp.point, kp.nudge, *kp.accept, *kp.names]
+        for confusion in part.confusions:
+            texts += [confusion.nudge, *confusion.match]
+        return frozenset(
+            lang.stem(w) for text in texts for w in lang.words(text.replace("|", " ")) if w not in lang.FUNCTION_WORDS
+        )
+
+    return _kept_for(part, "vocabulary", read)
 
 
 def _off_topic(part: Part, answer: str, own_stems: frozenset[str]) -> bool:

@@ -756,22 +756,15 @@ def _asserts(phrasing: Phrasing, clauses: list[Clause]) -> bool:
 def _asserts_in_order(phrasing: Phrasing, clauses: list[Clause], k: int) -> bool:
     """Each term asserted after the one before it, in the order the sentence reads; a term of
     several words is placed where its first word stands, the rest in the same clause."""
-    after = (-1, -1)  # (clause, word) of the last term placed
-    for term in phrasing.terms:
-        found = None
-        for n, c in enumerate(clauses):
-            for i in range(len(c.stems)):
-                if (n, i) <= after or (found is not None and (n, i) >= found):
-                    continue
-                if any(word_matches(alt[0], c.stems[i]) and usable(c, i, k) and all(
-                        any(word_matches(w, c.stems[j]) and usable(c, j, k) for j in range(len(c.stems)))
-                        for w in alt[1:]) for alt in term):
-                    found = (n, i)
-                    break
-        if found is None:
-            return False
-        after = found
-    return True
+    asserted = [[s for j, s in enumerate(c.stems) if usable(c, j, k)] for c in clauses]
+
+    def places(n: int, i: int, alt: tuple[str, ...]) -> bool:
+        return usable(clauses[n], i, k) and word_matches(alt[0], clauses[n].stems[i]) and all(
+            any(word_matches(w, s) for s in asserted[n]) for w in alt[1:])
+
+    positions = iter([(n, i) for n, c in enumerate(clauses) for i in range(len(c.stems))])
+    # One pass over the words: each term takes the first place after the term before it.
+    return all(any(any(places(n, i, alt) for alt in term) for n, i in positions) for term in phrasing.terms)
 
 
 def asserts_nearby(phrasing: Phrasing, clause: Clause) -> bool:
