@@ -930,3 +930,60 @@ def test_a_phrasings_own_negation_stays_with_its_words_across_a_consequence() ->
     # ...but where it stands with one of the phrasing's words, the claim is one.
     assert fires("gil safe no|not lock|locks", "the gil makes threads safe, so no locks are needed")
     assert fires("put|delete not|never idempotent", "put is not idempotent")
+
+
+def test_a_predicate_handed_on_to_another_subject_denies_nothing() -> None:
+    lower = lang.compile_phrasing("lower bound")
+    assert not lang.denies(lower, lang.read("big-o is not a lower bound, omega is")[0])
+    assert lang.denies(lower, lang.read("big-o is not a lower bound, and omega is not one either")[0])
+    assert lang.denies(lower, lang.read("omega is not a lower bound")[0])
+
+
+def test_denying_a_loss_affirms_what_is_kept() -> None:
+    remembers = lang.compile_phrasing("callback|callbacks variables|context")
+    assert not lang.denies(remembers, lang.read("callbacks don't forget the variables around them")[0])
+    assert lang.denies(remembers, lang.read("callbacks do not keep the variables around them")[0])
+    # Where the loss is the idea itself, denying it is still a denial.
+    evicts = lang.compile_phrasing("cache drop|drops|evict entries")
+    assert lang.denies(evicts, lang.read("a full cache does not drop entries")[0])
+
+
+def test_a_kind_is_denied_by_is_not_a_not_by_a_verb_of_the_same_spelling() -> None:
+    device = lang.compile_phrasing("device-flow|device")
+    assert not lang.denies_existence(device, lang.read("with the device flow you don't type your password on the tv")[0][0])
+    assert lang.denies_existence(device, lang.read("the device flow is not a real type of grant")[0][0])
+    # 'not always real' says some are not: the kind exists.
+    cites = lang.compile_phrasing("citation|citations")
+    assert not lang.denies_existence(cites, lang.read("citations are not always real")[0][0])
+    assert lang.denies_existence(cites, lang.read("fake citations are not a real thing")[0][0])
+    # Only 'is not' denies being the concept itself ('merge' is a name of git here).
+    own = frozenset({"merg"})
+    ff = lang.compile_phrasing("fast-forward")
+    assert not lang.denies_existence(ff, lang.read("a fast-forward doesn't create a merge commit")[0][0], own)
+    assert lang.denies_existence(ff, lang.read("a fast-forward is not a merge")[0][0], own)
+
+
+def test_no_separate_thing_says_there_is_none_not_that_two_are_one() -> None:
+    assert not lang.says_same(lang.read("sqlite has no separate server process")[0])
+    assert lang.says_same(lang.read("git and github are not different things")[0])
+    assert lang.says_same(lang.read("a race and a deadlock are no different")[0])
+
+
+def test_a_clause_that_condemns_a_practice_does_not_recommend_it() -> None:
+    echo = lang.compile_phrasing("just|simply echo|reflect origin")
+    said = lang.read("and just echoing back whatever origin comes in is a misconfig")[0][0]
+    assert lang.asserts_nearby(echo, said) and lang.condemns(said, echo)
+    fine = lang.read("you can just echo back whatever origin comes in, that is fine")[0][0]
+    assert not lang.condemns(fine, echo)
+    # 'is not a mistake' approves, and a misconception that is itself a verdict still counts.
+    assert not lang.condemns(lang.read("just echoing the origin is not a mistake")[0][0], echo)
+    insecure = lang.compile_phrasing("https insecure|unsafe")
+    assert not lang.condemns(lang.read("https is insecure")[0][0], insecure)
+
+
+def test_a_denied_degree_is_no_denial_of_the_predicate() -> None:
+    weakest = lang.compile_phrasing("serializable weakest|level")
+    assert not lang.denies(weakest, lang.read("serializable is not the weakest level")[0])
+    undo = lang.compile_phrasing("savepoint undo|rollback transaction")
+    assert not lang.denies(undo, lang.read("rolling back to a savepoint doesn't undo the whole transaction")[0])
+    assert lang.denies(undo, lang.read("rolling back to a savepoint doesn't undo anything in the transaction")[0])

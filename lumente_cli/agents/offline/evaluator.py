@@ -246,7 +246,7 @@ def analyse(part: Part, answer: str, *, shown: Shown | None = None, own: Iterabl
     for confusion in part.confusions:
         phrasings = [lang.compile_phrasing(m) for m in confusion.match]
         clauses = [c for s in sentences for c in lang.with_consequences(s) if not c.asked]
-        if any(lang.asserts_nearby(p, c) for p in phrasings for c in clauses):
+        if any(lang.asserts_nearby(p, c) and not lang.condemns(c, p) for p in phrasings for c in clauses):
             confusions.append(confusion)
         elif any(lang.mentions_nearby(p, c) for p in phrasings for c in clauses):
             refuted.append(confusion)

@@ -525,6 +525,10 @@ def read(text: str) -> list[list[Clause]]:
     for k in range(1, len(out)):
         if out[k] and out[k][0].words in _BARE_DENIALS:
             out[k - 1] = [replace(c, refuted=True) for c in out[k - 1]]
+        # '...the model does not decide when to search; your code does': the next sentence
+        # hands the denied predicate on, as a clause after a comma would.
+        elif len(out[k]) == 1 and _handed_on(out[k]) and out[k - 1]:
+            out[k - 1] = [*out[k - 1], replace(out[k][0], separator=",")]
     return out
 
 
@@ -893,6 +897,25 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
     return False
 
 
+# '...and just echoing back whatever origin comes in is a misconfig': a clause that names a
+# practice to condemn it does not recommend it.
+_CONDEMNING = frozenset({"misconfig", "misconfigured", "misconfiguration", "mistake", "mistakes", "bug", "bugs",
+                         "vulnerability", "vulnerable", "insecure", "unsafe", "dangerous", "risky", "wrong",
+                         "antipattern", "flaw", "flawed", "hole", "exploitable"})
+
+
+def condemns(c: Clause, phrasing: Phrasing) -> bool:
+    """The clause calls what it names a mistake ('X is a misconfiguration', 'X is dangerous'),
+    and the phrasing is not itself that verdict (a misconception may be 'X is insecure')."""
+    for i, w in enumerate(c.words):
+        if w not in _CONDEMNING or any(word_matches(t, c.stems[i]) for term in phrasing.terms for alt in term for t in alt):
+            continue
+        before = c.words[max(0, i - 4) : i]
+        if any(x in _COPULAS for x in before) and not any(x in DENYING for x in before):
+            return True
+    return False
+
+
 def mentions(phrasing: Phrasing, c: Clause) -> bool:
     """Every term of the phrasing is in the clause, asserted or not."""
     return asserts(phrasing, [Clause(c.separator, c.words, c.stems, (0,) * len(c.words), (False,) * len(c.words))])
@@ -904,6 +927,9 @@ _EXISTENCE = frozenset({"kind", "kinds", "type", "types", "category", "categorie
                         "variants", "class", "thing", "things", "real", "possible", "exist", "exists", "separate",
                         "distinct", "actual", "genuine", "valid"})
 _EXISTENCE_SUBJECT_WORDS = 8
+_NOT_ALWAYS = frozenset({"always", "necessarily", "all"})
+_EXISTENCE_NOUNS = frozenset({"kind", "kinds", "type", "types", "category", "categories", "form", "forms", "variant",
+                              "variants", "class", "thing", "things"})
 
 
 def denies_existence(phrasing: Phrasing, c: Clause, own: frozenset[str] = frozenset()) -> bool:
@@ -916,8 +942,16 @@ def denies_existence(phrasing: Phrasing, c: Clause, own: frozenset[str] = frozen
         if any(x in _EMBEDDED for x in c.words[:i]) or c.words[i - 1] not in _AUXILIARIES:
             continue
         # 'none = no tools' defines a kind by what it lacks; 'L1 is not really a cache' denies.
+        # 'citations are not always real' says some are fake: the kind exists.
+        if c.words[i + 1 : i + 2] and c.words[i + 1] in _NOT_ALWAYS:
+            continue
         said = zip(c.words[i + 1 : i + 4], c.stems[i + 1 : i + 4], strict=True)
-        if any(x in _EXISTENCE or (st in own and w != "no") for x, st in said) \
+        # Only 'is not' denies being the concept: 'a fast-forward does not create a merge
+        # commit' says what it does, not that it is no merge.
+        is_not = c.words[i - 1] in _COPULAS
+        # A kind, type or form is denied by 'is not a'; 'you do not type your password' types.
+        if any((x in _EXISTENCE and (is_not or x not in _EXISTENCE_NOUNS)) or (st in own and w != "no" and is_not)
+               for x, st in said) \
                 and mentions(phrasing, _span(c, 0, i)):
             return True
     return False
@@ -933,6 +967,7 @@ def denies_existence(phrasing: Phrasing, c: Clause, own: frozenset[str] = frozen
 _SAME = frozenset({"same", "identical", "equivalent", "interchangeable", "synonym", "synonyms", "synonymous"})
 _DIFFERENT = frozenset({"different", "difference", "differences", "differ", "differs", "distinct", "distinction",
                         "separate"})
+_DIFFERENT_ADJECTIVES = frozenset({"different", "distinct", "separate"})
 _SAME_VERBS = frozenset({"is", "are", "was", "were", "be", "work", "works", "behave", "behaves", "act", "acts", "mean",
                          "means"})
 _SAME_HEDGES = frozenset({"basically", "essentially", "exactly", "just", "really", "practically", "all", "both",
@@ -973,6 +1008,10 @@ def says_same(sentence: list[Clause]) -> bool:
                 # 'no difference', 'not really different', "isn't any different" ('yes/no page
                 # differences' is no such claim).
                 k = i - 2 if i > 1 and ws[i - 1] in _DIFFERENCE_HEDGES else i - 1
+                # 'SQLite has no separate server' says there is none, not that two are one.
+                if ws[k : k + 1] == ("no",) and w in _DIFFERENT_ADJECTIVES and ws[i + 1 : i + 2] and \
+                        ws[i + 1] not in FUNCTION_WORDS and ws[i + 1] not in _SAME_ENDS:
+                    continue
                 if k >= 0 and ws[k] in DENYING and not any(x in DENYING for x in ws[:k]):
                     return True
                 continue
@@ -1053,6 +1092,16 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
                 continue
         at = next((k for k in range(i + 1, min(i + 4, len(c.words))) if c.words[k] not in _HEDGES), None)
         opener = c.words[at] if at is not None else None
+        # 'callbacks do not forget the variables around them' affirms that they keep them;
+        # where the idea is the loss itself ('a full cache drops entries'), it denies it.
+        lost = at if opener in _LOSING else at + 1 if opener in _AUXILIARIES and c.words[at + 1 : at + 2] and \
+            c.words[at + 1] in _LOSING else None
+        if lost is not None and not any(word_matches(t, c.stems[lost]) for alt in terms for t in alt):
+            continue
+        # 'Serializable is not the weakest level', 'does not undo the whole transaction', 'not only
+        # reads': what is denied is the degree, not the predicate.
+        if any(x in _DEGREE for x in c.words[i + 1 : i + 5]):
+            continue
         # 'calling itself is not enough', 'escaping is not sufficient': what is denied is that it
         # suffices, which says it is needed. ('Not always' can be the wrong claim itself.)
         if opener in _NOT_ALL_WAYS or (opener in _COPULAS and c.words[at + 1 : at + 2] and c.words[at + 1] in _NOT_ALL_WAYS):
@@ -1086,6 +1135,11 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
 
 
 _NEGATING_SUFFIX_WORDS = frozenset({"proof", "free"})
+_DEGREE = frozenset({"whole", "entire", "only", "weakest", "strongest", "best", "worst", "most", "least",
+                     "fastest", "slowest", "safest", "highest", "lowest", "biggest", "smallest"})
+# Verbs that are themselves a loss: denying one is a double negative.
+_LOSING = frozenset({"forget", "forgets", "forgot", "lose", "loses", "lost", "drop", "drops", "discard", "discards",
+                     "throw", "throws"})
 _NOT_ALL_WAYS = frozenset({"enough", "sufficient", "sufficiently"})
 _AUXILIARIES = frozenset({"do", "does", "did", "is", "are", "was", "were", "can", "could", "will", "would", "has",
                           "have", "had", "should", "must", "may", "might"})
@@ -1097,7 +1151,32 @@ def _qualified(c: Clause, after: list[Clause]) -> bool:
     """'Docker sets no memory limit by default' and '...no limit unless you pass --memory'
     say what happens when nobody asks, not that it cannot happen."""
     return any(a == "by" and b == "default" for a, b in zip(c.words, c.words[1:], strict=False)) or \
-        "unless" in c.words or bool(after and after[0].words[:1] == ("unless",))
+        "unless" in c.words or bool(after and after[0].words[:1] == ("unless",)) or _handed_on(after) or _compared(c)
+
+
+def _handed_on(after: list[Clause]) -> bool:
+    """'Big-O is not a lower bound, Omega is': the denied predicate is handed on to another
+    subject, which has it; the sentence sorts two things, it denies no idea."""
+    if not after:
+        return False
+    ws = after[0].words
+    return 2 <= len(ws) <= 5 and ws[-1] in _AUXILIARIES and not any(w in NEGATIONS for w in ws) \
+        and after[0].separator in (",", "")
+
+
+def _compared(c: Clause) -> bool:
+    """'RAG does not change the weights the way fine-tuning does', '...forever': what is denied
+    is the likeness or the manner, not the predicate ('a recursive function does not call
+    itself forever' says that it stops)."""
+    ws = c.words
+    tail = ws[-6:]
+    if ws and ws[-1] in _AUXILIARIES and ("like" in tail or any(a == "the" and b == "way" for a, b in zip(tail, tail[1:]))):
+        return True
+    return any(w in _UNENDING for w in ws)
+
+
+# What a denial may be about instead of the predicate: 'not forever' says it ends.
+_UNENDING = frozenset({"forever", "endlessly", "indefinitely", "infinitely"})
 
 
 # A clause and the consequence it draws ('asyncio is single-threaded, so races can't
