@@ -15,6 +15,7 @@ import pytest
 
 from lumente_cli.concepts import lint
 from lumente_cli.concepts.library import load_library
+from lumente_cli.concepts.schema import Confusion
 
 LIBRARY = load_library()
 IDS = LIBRARY.ids()
@@ -42,3 +43,13 @@ def test_the_rules_catch_what_they_are_for():
     for expected in ("hands over a solid answer", "first hint already covers", "no `sources`", "no `confusions`",
                      "'nope' is not another concept", f"the guided question {part.key_points[0].point + ' Why?'!r} holds"):
         assert expected in found, expected
+
+
+def test_a_key_points_own_statement_may_not_fire_its_parts_grader():
+    """A correct answer in the rubric's own words is judged wrong: the rule finds it."""
+    part = LIBRARY.resolve("jwt").supraordinate
+    wrong = Confusion(match=["carries claims"], nudge="What does the token carry?")
+    broken = part.model_copy(update={"confusions": [*part.confusions, wrong]})
+    found = "\n".join(lint.part_problems(LIBRARY.resolve("jwt"), "supraordinate", broken))
+    assert "claims: its own statement fires misconceptions ['carries claims']" in found
+    assert "its own statement" not in "\n".join(lint.part_problems(LIBRARY.resolve("jwt"), "supraordinate", part))

@@ -56,6 +56,13 @@ def part_problems(concept: Concept, key: PartKey, part: Part) -> list[str]:
             out.append(f"{field} is not solid by its own rubric (it covers {[kp.id for kp in judged.covered]}; "
                        f"misconceptions {[c.match[0] for c in judged.confusions]}, denied "
                        f"{[kp.id for kp in judged.denied]})")
+    # A key point's own statement is a correct answer in the rubric's words: if it fires a
+    # misconception or reads as denying an idea, so does every student who says it that way.
+    for kp in part.key_points:
+        judged = evaluator.analyse(part, kp.point)
+        if judged.confusions or judged.denied:
+            out.append(f"{kp.id}: its own statement fires misconceptions {[c.match[0] for c in judged.confusions]} "
+                       f"and denies {[k.id for k in judged.denied]}")
     for cue in part.cues:
         if solid(cue):
             out.append(f"the cue {cue!r} hands over a solid answer: a cue says where to look")
