@@ -987,3 +987,17 @@ def test_a_denied_degree_is_no_denial_of_the_predicate() -> None:
     undo = lang.compile_phrasing("savepoint undo|rollback transaction")
     assert not lang.denies(undo, lang.read("rolling back to a savepoint doesn't undo the whole transaction")[0])
     assert lang.denies(undo, lang.read("rolling back to a savepoint doesn't undo anything in the transaction")[0])
+
+
+def test_a_denied_comparison_or_sameness_is_no_denial_of_the_idea() -> None:
+    manual = lang.compile_phrasing("manual|hand repeat|repeated|again")
+    assert not lang.denies(manual, lang.read("manual testing can't be repeated as cheaply as automated tests")[0])
+    assert lang.denies(manual, lang.read("manual testing can not be repeated")[0])
+    risk = lang.compile_phrasing("read|reading write|writing risk")
+    assert not lang.denies(risk, lang.read("reading and writing are not the same risk")[0])
+
+
+def test_denying_what_denies_existence_requires_it() -> None:
+    fk = lang.compile_phrasing("foreign > key > point|reference")
+    assert not lang.denies(fk, lang.read("a foreign key can't point to anything that doesn't exist")[0])
+    assert lang.denies(fk, lang.read("a foreign key does not point to another row")[0])

@@ -888,7 +888,8 @@ def denies(phrasing: Phrasing, clauses: list[Clause], agreeing: frozenset[str] =
         # 'a base case is not needed', 'a new session id at login is not necessary': the
         # words before a denied predicate.
         # ('you say what you want, not how to find it' denies nothing it said.)
-        if not one_word and not phrasing_negations_of(phrasing) and any(c.denied_after):
+        if not one_word and not phrasing_negations_of(phrasing) and any(c.denied_after) and \
+                not any(w in DENYING and _denies_what_is_missing(c.words[k + 1 :]) for k, w in enumerate(c.words)):
             # ('parses JSON with no JavaScript involved': 'no' denies its own noun, not the parsing.)
             before = _before_a_denied_predicate(c.words, _DENIED_CLAIMS, _NOT)
             if any(all(any(before[i] and word_matches(t, s) and not _agrees(s, agreeing) for i, s in enumerate(c.stems))
@@ -1102,6 +1103,15 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
         # reads': what is denied is the degree, not the predicate.
         if any(x in _DEGREE for x in c.words[i + 1 : i + 5]):
             continue
+        ahead = c.words[i + 1 : i + 7]
+        # 'can not be repeated as cheaply as automated tests': a comparison of degree;
+        # 'are not the same risk': a difference, said as a denial of sameness.
+        if any(a == "as" and ahead[k + 2 : k + 3] == ("as",) for k, a in enumerate(ahead)) or \
+                ahead[:1] == ("same",) or ahead[:2] == ("the", "same"):
+            continue
+        # 'can not point to anything that does not exist': two denials, one claim that it must.
+        if _denies_what_is_missing(c.words[i + 1 :]):
+            continue
         # 'calling itself is not enough', 'escaping is not sufficient': what is denied is that it
         # suffices, which says it is needed. ('Not always' can be the wrong claim itself.)
         if opener in _NOT_ALL_WAYS or (opener in _COPULAS and c.words[at + 1 : at + 2] and c.words[at + 1] in _NOT_ALL_WAYS):
@@ -1137,6 +1147,19 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
 _NEGATING_SUFFIX_WORDS = frozenset({"proof", "free"})
 _DEGREE = frozenset({"whole", "entire", "only", "weakest", "strongest", "best", "worst", "most", "least",
                      "fastest", "slowest", "safest", "highest", "lowest", "biggest", "smallest"})
+_MISSING = frozenset({"exist", "exists", "there", "real", "valid"})
+
+
+def _denies_what_is_missing(rest: tuple[str, ...]) -> bool:
+    """'...anything that does not exist', '...a row that isn't there': what the first denial
+    reaches is itself denied, so together they require it."""
+    for k, w in enumerate(rest):
+        if w in _EMBEDDED and k + 1 < len(rest):
+            tail = rest[k + 1 : k + 5]
+            return any(x in DENYING for x in tail) and any(x in _MISSING for x in tail)
+    return False
+
+
 # Verbs that are themselves a loss: denying one is a double negative.
 _LOSING = frozenset({"forget", "forgets", "forgot", "lose", "loses", "lost", "drop", "drops", "discard", "discards",
                      "throw", "throws"})
