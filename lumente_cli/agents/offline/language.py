@@ -1106,8 +1106,8 @@ def _denial_reaches(c: Clause, terms: tuple[tuple[str, ...], ...], agreeing: fro
         ahead = c.words[i + 1 : i + 7]
         # 'can not be repeated as cheaply as automated tests': a comparison of degree;
         # 'are not the same risk': a difference, said as a denial of sameness.
-        if any(a == "as" and ahead[k + 2 : k + 3] == ("as",) for k, a in enumerate(ahead)) or \
-                ahead[:1] == ("same",) or ahead[:2] == ("the", "same"):
+        same = i > 0 and c.words[i - 1] in _COPULAS and (ahead[:1] == ("same",) or ahead[:2] == ("the", "same"))
+        if same or any(a == "as" and ahead[k + 2 : k + 3] == ("as",) for k, a in enumerate(ahead)):
             continue
         # 'can not point to anything that does not exist': two denials, one claim that it must.
         if _denies_what_is_missing(c.words[i + 1 :]):
